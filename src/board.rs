@@ -1,0 +1,571 @@
+//! The board: stones, Zobrist key, and the incrementally maintained line shapes of every square.
+//!
+//! `play`/`undo` keep, for each empty square and colour, the pattern on each of the four lines,
+//! the threat class those make together, a shape value, and per-colour counts of every threat
+//! class (so "can the opponent make five?" is one lookup). Debug builds check all of it against a
+//! recomputation after every change.
+
+use crate::pattern::{code, slot, Pattern, Shape, ShapeTables};
+use crate::rules::{Grid, Rule};
+use crate::types::{Cell, Color, Pos, AREA, DIRS, MAX_SIDE, MIN_SIDE, STRIDE};
+use std::fmt;
+
+/// What the four lines through an empty square give one colour if it plays there.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
+#[repr(u8)]
+pub enum Threat {
+    /// No line that can still become five.
+    None = 0,
+    /// Only ones, twos or blocked threes.
+    Low,
+    /// One open three.
+    Flex3,
+    /// One four.
+    Block4,
+    /// Two or more open threes.
+    DoubleThree,
+    /// A four and an open three.
+    FourThree,
+    /// An open four or two fours: wins next move unless the opponent makes five first.
+    OpenFour,
+    /// Five.
+    Five,
+}
+
+impl Threat {
+    /// Number of threat classes.
+    pub const COUNT: usize = 8;
+
+    fn classify(p: [Pattern; 4]) -> Threat {
+        let n = |x: Pattern| p.iter().filter(|&&q| q == x).count();
+        let (f4, b4, f3) = (n(Pattern::Flex4), n(Pattern::Block4), n(Pattern::Flex3));
+        if n(Pattern::Five) > 0 {
+            Threat::Five
+        } else if f4 > 0 || b4 >= 2 {
+            Threat::OpenFour
+        } else if b4 == 1 && f3 >= 1 {
+            Threat::FourThree
+        } else if f3 >= 2 {
+            Threat::DoubleThree
+        } else if b4 == 1 {
+            Threat::Block4
+        } else if f3 == 1 {
+            Threat::Flex3
+        } else if p.iter().any(|&q| q > Pattern::Dead) {
+            Threat::Low
+        } else {
+            Threat::None
+        }
+    }
+}
+
+/// Shape value of one line pattern, for move ordering and evaluation.
+pub const PATTERN_VALUE: [i32; 10] = [0, 1, 3, 4, 12, 14, 45, 50, 200, 1000];
+
+/// Extra value of a square whose lines combine into a strong threat.
+pub const THREAT_BONUS: [i32; Threat::COUNT] = [0, 0, 0, 0, 60, 150, 300, 1000];
+
+/// Zobrist keys: stone of each colour (and wall) on each square, from a fixed seed.
+struct Zobrist {
+    keys: [[u64; AREA]; 3],
+    side: u64,
+}
+
+const fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+const ZOBRIST: Zobrist = {
+    let mut s = 0x5EED_0F_9E7A_Du64;
+    let mut keys = [[0u64; AREA]; 3];
+    let mut c = 0;
+    while c < 3 {
+        let mut i = 0;
+        while i < AREA {
+            keys[c][i] = splitmix(&mut s);
+            i += 1;
+        }
+        c += 1;
+    }
+    let side = splitmix(&mut s);
+    Zobrist { keys, side }
+};
+
+#[inline]
+fn zkey(c: Cell, p: Pos) -> u64 {
+    match c {
+        Cell::Black => ZOBRIST.keys[0][p.idx()],
+        Cell::White => ZOBRIST.keys[1][p.idx()],
+        Cell::Wall => ZOBRIST.keys[2][p.idx()],
+        Cell::Empty => 0,
+    }
+}
+
+/// Per-square incremental state.
+#[derive(Clone, Copy, Default)]
+struct SquareState {
+    /// Line keys, one per direction.
+    keys: [u32; 4],
+    /// Shapes per colour and direction.
+    shapes: [[Shape; 4]; 2],
+    /// Threat class per colour.
+    threat: [u8; 2],
+    /// Shape value per colour.
+    value: [i32; 2],
+    /// Stones within two squares (Chebyshev distance), for candidate moves.
+    near: u8,
+}
+
+/// A position with its history.
+#[derive(Clone)]
+pub struct Board {
+    grid: Grid,
+    rule: Rule,
+    tables: &'static ShapeTables,
+    sq: Box<[SquareState]>,
+    counts: [[u16; Threat::COUNT]; 2],
+    totals: [i32; 2],
+    hash: u64,
+    side: Color,
+    history: Vec<(Pos, Color)>,
+    stones: usize,
+    walls: usize,
+}
+
+fn tables(rule: Rule) -> &'static ShapeTables {
+    use std::sync::OnceLock;
+    static T: [OnceLock<ShapeTables>; 5] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let i = match rule {
+        Rule::Freestyle => 0,
+        Rule::Standard => 1,
+        Rule::Renju => 2,
+        Rule::Caro => 3,
+        Rule::CaroExact => 4,
+    };
+    T[i].get_or_init(|| ShapeTables::for_rule(rule))
+}
+
+/// Error for a board that cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SizeError(pub String);
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for SizeError {}
+
+impl Board {
+    /// An empty board, black to move. Sides from `MIN_SIDE` to `MAX_SIDE`.
+    pub fn new(width: usize, height: usize, rule: Rule) -> Result<Board, SizeError> {
+        let ok = |s: usize| (MIN_SIDE..=MAX_SIDE).contains(&s);
+        if !ok(width) || !ok(height) {
+            return Err(SizeError(format!(
+                "unsupported board size {width}x{height} (sides {MIN_SIDE} to {MAX_SIDE})"
+            )));
+        }
+        let mut b = Board {
+            grid: Grid::new(width, height),
+            rule,
+            tables: tables(rule),
+            sq: vec![SquareState::default(); AREA].into_boxed_slice(),
+            counts: [[0; Threat::COUNT]; 2],
+            totals: [0; 2],
+            hash: 0,
+            side: Color::Black,
+            history: Vec::with_capacity(width * height),
+            stones: 0,
+            walls: 0,
+        };
+        b.rebuild();
+        Ok(b)
+    }
+
+    /// A square board.
+    pub fn square(size: usize, rule: Rule) -> Result<Board, SizeError> {
+        Board::new(size, size, rule)
+    }
+
+    /// Columns.
+    #[inline]
+    pub fn width(&self) -> usize {
+        self.grid.width()
+    }
+    /// Rows.
+    #[inline]
+    pub fn height(&self) -> usize {
+        self.grid.height()
+    }
+    /// The rule.
+    #[inline]
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+    /// The squares.
+    #[inline]
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+    /// Changes the rule, keeping the stones.
+    pub fn set_rule(&mut self, rule: Rule) {
+        if rule != self.rule {
+            self.rule = rule;
+            self.tables = tables(rule);
+            self.rebuild();
+        }
+    }
+    /// What is on a square.
+    #[inline]
+    pub fn cell(&self, p: Pos) -> Cell {
+        self.grid.get(p)
+    }
+    /// The square at (x, y), if it is on the board.
+    pub fn pos(&self, x: i64, y: i64) -> Option<Pos> {
+        if x >= 0 && y >= 0 && (x as usize) < self.width() && (y as usize) < self.height() {
+            Some(Pos::new(x as usize, y as usize))
+        } else {
+            None
+        }
+    }
+    /// True for an empty on-board square.
+    #[inline]
+    pub fn is_empty(&self, p: Pos) -> bool {
+        self.grid.get(p) == Cell::Empty
+    }
+    /// The player to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    /// Sets the player to move (for positions given as a set of stones).
+    pub fn set_side_to_move(&mut self, c: Color) {
+        if c != self.side {
+            self.side = c;
+            self.hash ^= ZOBRIST.side;
+        }
+    }
+    /// Zobrist key of the position (stones, walls and side to move).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// Stones on the board.
+    #[inline]
+    pub fn stone_count(&self) -> usize {
+        self.stones
+    }
+    /// Empty squares left.
+    #[inline]
+    pub fn empty_count(&self) -> usize {
+        self.width() * self.height() - self.stones - self.walls
+    }
+    /// The stones in the order they were placed.
+    pub fn history(&self) -> &[(Pos, Color)] {
+        &self.history
+    }
+    /// The last stone placed.
+    pub fn last_move(&self) -> Option<Pos> {
+        self.history.last().map(|&(p, _)| p)
+    }
+    /// Every on-board square.
+    pub fn squares(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.grid.squares()
+    }
+
+    /// The pattern `color` would make on line `dir` by playing the empty square `p`.
+    #[inline]
+    pub fn pattern(&self, color: Color, p: Pos, dir: usize) -> Pattern {
+        self.sq[p.idx()].shapes[color.idx()][dir].pattern()
+    }
+    /// The threat `color` would make by playing the empty square `p`.
+    #[inline]
+    pub fn threat(&self, color: Color, p: Pos) -> Threat {
+        THREATS[self.sq[p.idx()].threat[color.idx()] as usize]
+    }
+    /// Shape value of the empty square `p` for `color`.
+    #[inline]
+    pub fn value(&self, color: Color, p: Pos) -> i32 {
+        self.sq[p.idx()].value[color.idx()]
+    }
+    /// Sum of the shape values of all empty squares for `color`.
+    #[inline]
+    pub fn total_value(&self, color: Color) -> i32 {
+        self.totals[color.idx()]
+    }
+    /// How many empty squares give `color` this threat.
+    #[inline]
+    pub fn count(&self, color: Color, t: Threat) -> usize {
+        self.counts[color.idx()][t as usize] as usize
+    }
+    /// Empty squares within two of a stone (where moves worth searching are).
+    #[inline]
+    pub fn is_near(&self, p: Pos) -> bool {
+        self.sq[p.idx()].near > 0
+    }
+
+    /// True when `color` could need the renju foul judge at the empty square `p` (a cheap filter:
+    /// only squares with two fours or threes, an open four or an overline can be fouls).
+    #[inline]
+    pub fn may_be_foul(&self, color: Color, p: Pos) -> bool {
+        if self.rule != Rule::Renju || color != Color::Black {
+            return false;
+        }
+        let s = &self.sq[p.idx()];
+        let t = THREATS[s.threat[0] as usize];
+        matches!(t, Threat::OpenFour | Threat::DoubleThree | Threat::FourThree)
+            || s.shapes[0].iter().any(|sh| sh.overline())
+    }
+
+    /// True when `color` may not play the empty square `p`: a renju foul for black.
+    pub fn is_foul(&self, color: Color, p: Pos) -> bool {
+        self.may_be_foul(color, p) && self.grid.is_renju_foul(p)
+    }
+
+    /// True when the side to move may play `p`: an empty on-board square, not a renju foul.
+    pub fn is_legal(&self, p: Pos) -> bool {
+        self.is_empty(p) && !self.is_foul(self.side, p)
+    }
+
+    /// True when `color` playing the empty square `p` wins on the spot.
+    #[inline]
+    pub fn wins_by(&self, color: Color, p: Pos) -> bool {
+        self.threat(color, p) == Threat::Five
+    }
+
+    /// The side to move plays `p` (an empty on-board square).
+    pub fn play(&mut self, p: Pos) {
+        let c = self.side;
+        self.put(p, c);
+        self.side = c.opp();
+        self.hash ^= ZOBRIST.side;
+    }
+
+    /// Takes back the last stone; the side to move becomes its owner.
+    pub fn undo(&mut self) {
+        if let Some(&(p, c)) = self.history.last() {
+            self.remove(p);
+            if self.side != c {
+                self.side = c;
+                self.hash ^= ZOBRIST.side;
+            }
+        }
+    }
+
+    /// Places a stone of `color` on the empty square `p`, keeping the side to move.
+    pub fn put(&mut self, p: Pos, color: Color) {
+        debug_assert!(self.is_empty(p), "put on a non-empty square {p:?}");
+        self.place(p, Cell::stone(color));
+        self.history.push((p, color));
+        self.stones += 1;
+        self.debug_verify();
+    }
+
+    /// Removes the stone on `p` (any stone of the history), keeping the side to move.
+    pub fn remove(&mut self, p: Pos) -> bool {
+        let Some(i) = self.history.iter().rposition(|&(q, _)| q == p) else {
+            return false;
+        };
+        self.history.remove(i);
+        self.stones -= 1;
+        self.unplace(p);
+        self.debug_verify();
+        true
+    }
+
+    /// Makes the empty square `p` a wall for both sides (BOARD field 3).
+    pub fn put_wall(&mut self, p: Pos) {
+        debug_assert!(self.is_empty(p));
+        self.place(p, Cell::Wall);
+        self.walls += 1;
+        self.debug_verify();
+    }
+
+    /// Removes every stone and wall; black to move.
+    pub fn clear(&mut self) {
+        self.grid = Grid::new(self.width(), self.height());
+        self.history.clear();
+        self.stones = 0;
+        self.walls = 0;
+        self.side = Color::Black;
+        self.rebuild();
+    }
+
+    fn place(&mut self, p: Pos, c: Cell) {
+        self.hash ^= zkey(c, p);
+        self.grid.set(p, c);
+        self.forget(p);
+        let code = code(c);
+        for (d, &dir) in DIRS.iter().enumerate() {
+            for k in -5isize..=5 {
+                if k == 0 {
+                    continue;
+                }
+                let q = p.step(dir, -k);
+                self.sq[q.idx()].keys[d] |= code << (2 * slot(k));
+                if self.grid.get(q) == Cell::Empty {
+                    self.refresh_line(q, d);
+                }
+            }
+        }
+        if c != Cell::Wall {
+            self.adjust_near(p, 1);
+        }
+    }
+
+    fn unplace(&mut self, p: Pos) {
+        let c = self.grid.get(p);
+        self.hash ^= zkey(c, p);
+        self.grid.set(p, Cell::Empty);
+        for (d, &dir) in DIRS.iter().enumerate() {
+            for k in -5isize..=5 {
+                if k == 0 {
+                    continue;
+                }
+                let q = p.step(dir, -k);
+                self.sq[q.idx()].keys[d] &= !(3 << (2 * slot(k)));
+                if self.grid.get(q) == Cell::Empty {
+                    self.refresh_line(q, d);
+                }
+            }
+        }
+        for d in 0..4 {
+            self.set_shapes(p, d);
+        }
+        self.learn(p);
+        if c != Cell::Wall {
+            self.adjust_near(p, -1);
+        }
+    }
+
+    fn adjust_near(&mut self, p: Pos, delta: i8) {
+        for dy in -2isize..=2 {
+            for dx in -2isize..=2 {
+                let q = Pos((p.0 as isize + dy * STRIDE as isize + dx) as u16);
+                let n = &mut self.sq[q.idx()].near;
+                *n = (*n as i8 + delta) as u8;
+            }
+        }
+    }
+
+    #[inline]
+    fn set_shapes(&mut self, q: Pos, d: usize) {
+        let key = self.sq[q.idx()].keys[d];
+        for c in Color::BOTH {
+            self.sq[q.idx()].shapes[c.idx()][d] = self.tables.shape(c, key);
+        }
+    }
+
+    /// Recomputes line `d` of the empty square `q` and its threat and value.
+    #[inline]
+    fn refresh_line(&mut self, q: Pos, d: usize) {
+        self.forget(q);
+        self.set_shapes(q, d);
+        self.learn(q);
+    }
+
+    /// Removes the empty square `q`'s threat and value from the totals.
+    #[inline]
+    fn forget(&mut self, q: Pos) {
+        let s = self.sq[q.idx()];
+        for c in 0..2 {
+            self.counts[c][s.threat[c] as usize] -= 1;
+            self.totals[c] -= s.value[c];
+        }
+    }
+
+    /// Computes the empty square `q`'s threat and value from its shapes and adds them to the totals.
+    #[inline]
+    fn learn(&mut self, q: Pos) {
+        let s = &mut self.sq[q.idx()];
+        for c in 0..2 {
+            let pats = s.shapes[c].map(|v| v.pattern());
+            let t = Threat::classify(pats);
+            let v = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i32>() + THREAT_BONUS[t as usize];
+            s.threat[c] = t as u8;
+            s.value[c] = v;
+            self.counts[c][t as usize] += 1;
+            self.totals[c] += v;
+        }
+    }
+
+    /// Recomputes all incremental state from the squares.
+    fn rebuild(&mut self) {
+        self.sq.iter_mut().for_each(|s| *s = SquareState::default());
+        self.counts = [[0; Threat::COUNT]; 2];
+        self.totals = [0; 2];
+        self.hash = if self.side == Color::White { ZOBRIST.side } else { 0 };
+        let squares: Vec<Pos> = self.grid.squares().collect();
+        for &q in &squares {
+            let (x, y) = (q.x() as isize, q.y() as isize);
+            for d in 0..4 {
+                let (dx, dy) = crate::rules::dir_xy(d);
+                let mut key = 0;
+                for k in -5isize..=5 {
+                    if k != 0 {
+                        key |= code(self.grid.at(x + k * dx, y + k * dy)) << (2 * slot(k));
+                    }
+                }
+                self.sq[q.idx()].keys[d] = key;
+            }
+            let c = self.grid.get(q);
+            self.hash ^= zkey(c, q);
+            if matches!(c, Cell::Black | Cell::White) {
+                self.adjust_near(q, 1);
+            }
+        }
+        for &q in &squares {
+            for d in 0..4 {
+                self.set_shapes(q, d);
+            }
+            if self.grid.get(q) == Cell::Empty {
+                // Counted as if it had been forgotten: learn adds it.
+                self.learn(q);
+            }
+        }
+    }
+
+    /// Debug builds: checks every incremental field against a recomputation.
+    #[inline]
+    fn debug_verify(&self) {
+        #[cfg(debug_assertions)]
+        {
+            let mut fresh = self.clone();
+            fresh.rebuild();
+            assert_eq!(fresh.hash, self.hash, "hash drifted");
+            assert_eq!(fresh.counts, self.counts, "threat counts drifted");
+            assert_eq!(fresh.totals, self.totals, "shape totals drifted");
+            for q in self.grid.squares() {
+                let (a, b) = (&fresh.sq[q.idx()], &self.sq[q.idx()]);
+                assert_eq!(a.keys, b.keys, "line keys drifted at {q:?}");
+                assert_eq!(a.near, b.near, "near count drifted at {q:?}");
+                if self.is_empty(q) {
+                    assert_eq!(a.shapes, b.shapes, "shapes drifted at {q:?}");
+                    assert_eq!(a.threat, b.threat, "threat drifted at {q:?}");
+                }
+            }
+        }
+    }
+}
+
+const THREATS: [Threat; Threat::COUNT] = [
+    Threat::None,
+    Threat::Low,
+    Threat::Flex3,
+    Threat::Block4,
+    Threat::DoubleThree,
+    Threat::FourThree,
+    Threat::OpenFour,
+    Threat::Five,
+];
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", crate::notation::to_ascii(self))
+    }
+}

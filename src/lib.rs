@@ -1,0 +1,16 @@
+//! Pentad: a Gomoku engine for the Gomocup (pbrain) protocol.
+//!
+//! The library has no I/O: the protocol front end (`protocol`) turns lines into commands and the
+//! search's results into lines; everything else is the game and the search.
+#![warn(missing_docs)]
+
+pub mod board;
+pub mod notation;
+pub mod pattern;
+pub mod rules;
+pub mod types;
+
+pub use board::{Board, Threat};
+pub use pattern::Pattern;
+pub use rules::Rule;
+pub use types::{Color, Pos};

@@ -1,0 +1,368 @@
+//! Line shapes around a square, from precomputed tables.
+//!
+//! For every square and direction the board keeps a *line key*: the ten squares within five steps
+//! on that line, two bits each (empty, black, white, wall). A table per rule maps the key to the
+//! shape a stone of one colour would make on that line if placed on the square. Only fives that
+//! include the square count, so five squares on each side decide every shape exactly, the square
+//! beyond a five included (which exact-five and caro rules need).
+
+use crate::rules::Rule;
+use crate::types::{Cell, Color};
+use std::sync::OnceLock;
+
+/// The shape one stone makes on one line. Ordered from weakest to strongest.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
+#[repr(u8)]
+pub enum Pattern {
+    /// Nothing that can grow into five here.
+    Dead = 0,
+    /// One stone that can still grow into a Block2 (`X....` with room).
+    Block1,
+    /// One stone that can grow into a Flex2.
+    Flex1,
+    /// Two stones that can grow into a Block3.
+    Block2,
+    /// Two stones that can grow into a Flex3 (`.XX..`).
+    Flex2,
+    /// Three that can become a Block4 but not an open four (`OXXX..`).
+    Block3,
+    /// Open three: one more stone makes an open four (`.XXX..`, `.XX.X.`).
+    Flex3,
+    /// Four with one square left to make five (`OXXXX.`, `XX.XX`).
+    Block4,
+    /// Open four: two squares make five (`.XXXX.`).
+    Flex4,
+    /// Five (as the rule counts it) through this square.
+    Five,
+}
+
+impl Pattern {
+    /// All patterns, weakest first.
+    pub const ALL: [Pattern; 10] = [
+        Pattern::Dead,
+        Pattern::Block1,
+        Pattern::Flex1,
+        Pattern::Block2,
+        Pattern::Flex2,
+        Pattern::Block3,
+        Pattern::Flex3,
+        Pattern::Block4,
+        Pattern::Flex4,
+        Pattern::Five,
+    ];
+    #[inline]
+    fn from_u8(v: u8) -> Pattern {
+        Pattern::ALL[v as usize]
+    }
+}
+
+/// Number of neighbour squares in a line key.
+pub const KEY_CELLS: usize = 10;
+/// Number of distinct line keys.
+pub const KEY_SPACE: usize = 1 << (2 * KEY_CELLS);
+
+/// The slot of the neighbour `k` steps away (k in -5..=5, k != 0) inside a line key.
+#[inline]
+pub const fn slot(k: isize) -> u32 {
+    if k < 0 {
+        (k + 5) as u32
+    } else {
+        (k + 4) as u32
+    }
+}
+
+/// The two-bit code of a square in a line key.
+#[inline]
+pub fn code(c: Cell) -> u32 {
+    c as u32
+}
+
+/// How fives are judged on a line, for one colour.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum FiveKind {
+    /// Five or more.
+    AnyLength,
+    /// Exactly five.
+    Exact,
+    /// Caro rule 8: overline, or exactly five not blocked by the opponent at both ends.
+    CaroOverline,
+    /// Caro rule 9: exactly five not blocked by the opponent at both ends.
+    CaroExact,
+}
+
+impl FiveKind {
+    fn of(rule: Rule, color: Color) -> FiveKind {
+        match rule {
+            Rule::Freestyle => FiveKind::AnyLength,
+            Rule::Standard => FiveKind::Exact,
+            Rule::Renju if color == Color::Black => FiveKind::Exact,
+            Rule::Renju => FiveKind::AnyLength,
+            Rule::Caro => FiveKind::CaroOverline,
+            Rule::CaroExact => FiveKind::CaroExact,
+        }
+    }
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// One entry of a shape table: the pattern (low four bits) and whether the stone would make an
+/// overline of six or more through the square (bit 4, used to find renju overline fouls).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Shape(u8);
+
+impl Shape {
+    /// The pattern.
+    #[inline]
+    pub fn pattern(self) -> Pattern {
+        Pattern::from_u8(self.0 & 15)
+    }
+    /// The stone would stand in a run of six or more.
+    #[inline]
+    pub fn overline(self) -> bool {
+        self.0 & 16 != 0
+    }
+}
+
+/// Shape tables for one rule: black's and white's view of every line key.
+pub struct ShapeTables {
+    tables: [&'static [Shape]; 2],
+}
+
+impl ShapeTables {
+    /// The tables for a rule (computed once per kind of five, on first use).
+    pub fn for_rule(rule: Rule) -> ShapeTables {
+        ShapeTables {
+            tables: [
+                table(FiveKind::of(rule, Color::Black), Color::Black),
+                table(FiveKind::of(rule, Color::White), Color::White),
+            ],
+        }
+    }
+    /// The shape a stone of `color` makes on a line with this key.
+    #[inline]
+    pub fn shape(&self, color: Color, key: u32) -> Shape {
+        self.tables[color.idx()][key as usize]
+    }
+}
+
+/// Tables, built on first use: one per kind of five and colour (white's is black's with the
+/// stone colours swapped in the key).
+fn table(kind: FiveKind, color: Color) -> &'static [Shape] {
+    static TABLES: [[OnceLock<Box<[Shape]>>; 2]; 4] = [
+        [OnceLock::new(), OnceLock::new()],
+        [OnceLock::new(), OnceLock::new()],
+        [OnceLock::new(), OnceLock::new()],
+        [OnceLock::new(), OnceLock::new()],
+    ];
+    let black = TABLES[kind.index()][0].get_or_init(|| build(kind));
+    match color {
+        Color::Black => black,
+        Color::White => TABLES[kind.index()][1].get_or_init(|| {
+            (0..KEY_SPACE as u32).map(|k| black[swap_colors(k) as usize]).collect()
+        }),
+    }
+}
+
+/// Exchanges the black and white codes of every square in a key.
+fn swap_colors(key: u32) -> u32 {
+    let mut out = 0;
+    for s in 0..KEY_CELLS as u32 {
+        let c = (key >> (2 * s)) & 3;
+        let c = match c {
+            1 => 2,
+            2 => 1,
+            c => c,
+        };
+        out |= c << (2 * s);
+    }
+    out
+}
+
+/// The line a key describes, as 11 squares with the (own-stone) centre at index 5.
+/// Codes: 0 empty, 1 own (black), 2 opponent, 3 wall.
+fn decode(key: u32) -> [u8; 11] {
+    let mut l = [0u8; 11];
+    for k in -5isize..=5 {
+        if k != 0 {
+            l[(k + 5) as usize] = ((key >> (2 * slot(k))) & 3) as u8;
+        }
+    }
+    l[5] = 1;
+    l
+}
+
+/// Does the line (centre own) hold a winning five that includes the centre?
+fn five_through_centre(l: &[u8; 11], kind: FiveKind) -> bool {
+    for s in 1..=5 {
+        if l[s..s + 5].iter().all(|&c| c == 1) {
+            let (before, after) = (l[s - 1], l[s + 5]);
+            let longer = before == 1 || after == 1;
+            let blocked_both = before == 2 && after == 2;
+            let wins = match kind {
+                FiveKind::AnyLength => true,
+                FiveKind::Exact => !longer,
+                FiveKind::CaroOverline => longer || !blocked_both,
+                FiveKind::CaroExact => !longer && !blocked_both,
+            };
+            if wins {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+fn overline_through_centre(l: &[u8; 11]) -> bool {
+    (0..=5).any(|s| l[s..s + 6].iter().all(|&c| c == 1))
+}
+
+/// Builds black's table for a kind of five. Each key's pattern is defined through the patterns
+/// of the keys with one more own stone, memoised over the whole key space.
+fn build(kind: FiveKind) -> Box<[Shape]> {
+    const UNKNOWN: u8 = 0xff;
+    let mut memo = vec![UNKNOWN; KEY_SPACE];
+    // Number of empty squares whose filling makes a five through the centre.
+    let completions = |l: &mut [u8; 11]| -> usize {
+        let mut n = 0;
+        for i in 1..=9 {
+            if i != 5 && l[i] == 0 {
+                l[i] = 1;
+                if five_through_centre(l, kind) {
+                    n += 1;
+                }
+                l[i] = 0;
+            }
+        }
+        n
+    };
+    fn classify(
+        key: u32,
+        memo: &mut [u8],
+        kind: FiveKind,
+        completions: &dyn Fn(&mut [u8; 11]) -> usize,
+    ) -> u8 {
+        if memo[key as usize] != 0xff {
+            return memo[key as usize];
+        }
+        let mut l = decode(key);
+        let p = if five_through_centre(&l, kind) {
+            Pattern::Five
+        } else {
+            match completions(&mut l) {
+                0 => {
+                    let mut best = Pattern::Dead;
+                    for k in -4isize..=4 {
+                        if k == 0 || l[(k + 5) as usize] != 0 {
+                            continue;
+                        }
+                        let next = key | (1 << (2 * slot(k)));
+                        let grown = match Pattern::from_u8(classify(next, memo, kind, completions)) {
+                            Pattern::Flex4 => Pattern::Flex3,
+                            Pattern::Block4 => Pattern::Block3,
+                            Pattern::Flex3 => Pattern::Flex2,
+                            Pattern::Block3 => Pattern::Block2,
+                            Pattern::Flex2 => Pattern::Flex1,
+                            Pattern::Block2 => Pattern::Block1,
+                            _ => Pattern::Dead,
+                        };
+                        best = best.max(grown);
+                    }
+                    best
+                }
+                1 => Pattern::Block4,
+                _ => Pattern::Flex4,
+            }
+        };
+        memo[key as usize] = p as u8;
+        p as u8
+    }
+    let mut out = Vec::with_capacity(KEY_SPACE);
+    for key in 0..KEY_SPACE as u32 {
+        let p = classify(key, &mut memo, kind, &completions);
+        let over = overline_through_centre(&decode(key)) as u8;
+        out.push(Shape(p | (over << 4)));
+    }
+    out.into_boxed_slice()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Key from a line written as 11 characters, centre `*`: `.` empty, `x` own, `o` opponent,
+    /// `#` wall.
+    fn key(s: &str) -> u32 {
+        let cs: Vec<char> = s.chars().collect();
+        assert_eq!(cs.len(), 11);
+        assert_eq!(cs[5], '*');
+        let mut k = 0;
+        for (i, c) in cs.iter().enumerate() {
+            if i == 5 {
+                continue;
+            }
+            let code = match c {
+                '.' => 0,
+                'x' => 1,
+                'o' => 2,
+                '#' => 3,
+                _ => panic!("bad char"),
+            };
+            k |= code << (2 * slot(i as isize - 5));
+        }
+        k
+    }
+
+    fn pat(rule: Rule, s: &str) -> Pattern {
+        ShapeTables::for_rule(rule).shape(Color::Black, key(s)).pattern()
+    }
+
+    #[test]
+    fn shapes_freestyle() {
+        let r = Rule::Freestyle;
+        assert_eq!(pat(r, "...xx*xx..."), Pattern::Five);
+        assert_eq!(pat(r, "..xxx*xx..."), Pattern::Five);
+        assert_eq!(pat(r, "...xx*x...."), Pattern::Flex4);
+        assert_eq!(pat(r, "..xx.*x...."), Pattern::Block4);
+        assert_eq!(pat(r, "...x.*x...."), Pattern::Flex3);
+        assert_eq!(pat(r, "..xx.*x...."), Pattern::Block4);
+        assert_eq!(pat(r, "...x.*x...."), Pattern::Flex3);
+        assert_eq!(pat(r, "....x*x...."), Pattern::Flex3);
+        assert_eq!(pat(r, "...ox*x...."), Pattern::Block3);
+        assert_eq!(pat(r, "....x*.x..."), Pattern::Flex3);
+        assert_eq!(pat(r, "....x*....."), Pattern::Flex2);
+        assert_eq!(pat(r, "ooooo*ooooo"), Pattern::Dead);
+        assert_eq!(pat(r, "....o*...o."), Pattern::Block1);
+        assert_eq!(pat(r, "...o.*...o."), Pattern::Dead);
+    }
+
+    #[test]
+    fn shapes_exact_five() {
+        let r = Rule::Standard;
+        assert_eq!(pat(r, "...xx*xx..."), Pattern::Five);
+        assert_ne!(pat(r, "..xxx*xx..."), Pattern::Five);
+        assert_eq!(pat(Rule::Freestyle, "..xxx*xx..."), Pattern::Five);
+        assert!(ShapeTables::for_rule(r).shape(Color::Black, key("..xxx*xx...")).overline());
+        // .XXXX. next to an own stone: only one side makes exactly five.
+        assert_eq!(pat(r, "x.xxx*....."), Pattern::Block4);
+        assert_eq!(pat(Rule::Freestyle, "x.xxx*....."), Pattern::Flex4);
+    }
+
+    #[test]
+    fn shapes_caro() {
+        // Caro: a five blocked at both ends by the opponent does not win; the edge is no block.
+        assert_eq!(pat(Rule::Caro, "oxxxx*o...."), Pattern::Dead);
+        assert_eq!(pat(Rule::Caro, "#xxxx*o...."), Pattern::Five);
+        assert_eq!(pat(Rule::Caro, "oxxxx*xo..."), Pattern::Five);
+        assert_ne!(pat(Rule::CaroExact, "oxxxx*xo..."), Pattern::Five);
+        assert_eq!(pat(Rule::Caro, ".oxxx*.o..."), Pattern::Dead);
+        assert_eq!(pat(Rule::Freestyle, ".oxxx*.o..."), Pattern::Block4);
+    }
+
+    #[test]
+    fn white_table_is_swapped() {
+        let t = ShapeTables::for_rule(Rule::Freestyle);
+        let k = key("...xx*x....");
+        assert_eq!(t.shape(Color::White, swap_colors(k)).pattern(), Pattern::Flex4);
+    }
+}
