@@ -138,8 +138,13 @@ pub struct Board {
 
 fn tables(rule: Rule) -> &'static ShapeTables {
     use std::sync::OnceLock;
-    static T: [OnceLock<ShapeTables>; 5] =
-        [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    static T: [OnceLock<ShapeTables>; 5] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
     let i = match rule {
         Rule::Freestyle => 0,
         Rule::Standard => 1,
@@ -318,8 +323,10 @@ impl Board {
         }
         let s = &self.sq[p.idx()];
         let t = THREATS[s.threat[0] as usize];
-        matches!(t, Threat::OpenFour | Threat::DoubleThree | Threat::FourThree)
-            || s.shapes[0].iter().any(|sh| sh.overline())
+        matches!(
+            t,
+            Threat::OpenFour | Threat::DoubleThree | Threat::FourThree
+        ) || s.shapes[0].iter().any(|sh| sh.overline())
     }
 
     /// True when `color` may not play the empty square `p`: a renju foul for black.
@@ -486,7 +493,8 @@ impl Board {
         for c in 0..2 {
             let pats = s.shapes[c].map(|v| v.pattern());
             let t = Threat::classify(pats);
-            let v = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i32>() + THREAT_BONUS[t as usize];
+            let v = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i32>()
+                + THREAT_BONUS[t as usize];
             s.threat[c] = t as u8;
             s.value[c] = v;
             self.counts[c][t as usize] += 1;
@@ -499,7 +507,11 @@ impl Board {
         self.sq.iter_mut().for_each(|s| *s = SquareState::default());
         self.counts = [[0; Threat::COUNT]; 2];
         self.totals = [0; 2];
-        self.hash = if self.side == Color::White { ZOBRIST.side } else { 0 };
+        self.hash = if self.side == Color::White {
+            ZOBRIST.side
+        } else {
+            0
+        };
         let squares: Vec<Pos> = self.grid.squares().collect();
         for &q in &squares {
             let (x, y) = (q.x() as isize, q.y() as isize);

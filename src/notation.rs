@@ -34,7 +34,9 @@ pub fn parse_pos_moves(s: &str) -> Result<Vec<(usize, usize)>, String> {
         if start == i {
             return Err(format!("square '{}' has no row number", c as char));
         }
-        let row: usize = s[start..i].parse().map_err(|_| "row number too large".to_string())?;
+        let row: usize = s[start..i]
+            .parse()
+            .map_err(|_| "row number too large".to_string())?;
         if row == 0 {
             return Err("row numbers start at 1".into());
         }
@@ -45,11 +47,18 @@ pub fn parse_pos_moves(s: &str) -> Result<Vec<(usize, usize)>, String> {
 
 /// Parses a Gomocup offset opening (`dx,dy, dx,dy, …` relative to the centre `size/2`) for a
 /// `width`×`height` board. Returns (x, y) pairs in play order.
-pub fn parse_offset_moves(s: &str, width: usize, height: usize) -> Result<Vec<(usize, usize)>, String> {
+pub fn parse_offset_moves(
+    s: &str,
+    width: usize,
+    height: usize,
+) -> Result<Vec<(usize, usize)>, String> {
     let nums: Vec<i64> = s
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|t| !t.is_empty())
-        .map(|t| t.parse::<i64>().map_err(|_| format!("'{t}' is not a number")))
+        .map(|t| {
+            t.parse::<i64>()
+                .map_err(|_| format!("'{t}' is not a number"))
+        })
         .collect::<Result<_, _>>()?;
     if nums.len() % 2 != 0 {
         return Err("an odd count of numbers in an offset opening".into());
@@ -59,7 +68,10 @@ pub fn parse_offset_moves(s: &str, width: usize, height: usize) -> Result<Vec<(u
         .map(|c| {
             let (x, y) = (c[0] + cx, c[1] + cy);
             if x < 0 || y < 0 || x >= width as i64 || y >= height as i64 {
-                Err(format!("offset {},{} is off a {width}x{height} board", c[0], c[1]))
+                Err(format!(
+                    "offset {},{} is off a {width}x{height} board",
+                    c[0], c[1]
+                ))
             } else {
                 Ok((x as usize, y as usize))
             }
@@ -122,7 +134,11 @@ pub fn parse_diagram(text: &str) -> Result<Diagram, String> {
         if y == 0 {
             d.width = x;
         } else if x != d.width {
-            return Err(format!("row {} has {x} squares, the first row {}", y + 1, d.width));
+            return Err(format!(
+                "row {} has {x} squares, the first row {}",
+                y + 1,
+                d.width
+            ));
         }
         d.height += 1;
     }
@@ -145,12 +161,20 @@ impl Diagram {
             b.put(crate::types::Pos::new(x, y), c);
             n[c.idx()] += 1;
         }
-        b.set_side_to_move(if n[0] > n[1] { Color::White } else { Color::Black });
+        b.set_side_to_move(if n[0] > n[1] {
+            Color::White
+        } else {
+            Color::Black
+        });
         Ok(b)
     }
     /// The squares carrying a mark.
     pub fn marked(&self, mark: char) -> Vec<Pos> {
-        self.marks.iter().filter(|m| m.2 == mark).map(|m| Pos::new(m.0, m.1)).collect()
+        self.marks
+            .iter()
+            .filter(|m| m.2 == mark)
+            .map(|m| Pos::new(m.0, m.1))
+            .collect()
     }
 }
 

@@ -128,7 +128,11 @@ impl Grid {
                 cells[Pos::new(x, y).idx()] = Cell::Empty;
             }
         }
-        Grid { cells, width, height }
+        Grid {
+            cells,
+            width,
+            height,
+        }
     }
     /// Columns.
     #[inline]
@@ -335,12 +339,14 @@ mod renju {
             }
             if e(i + 2) {
                 // XX.XX, and XX.XX.XX with the centre in the middle pair.
-                let two = (C == i + 4 || C == i + 3) && e(i + 5) && b(i + 6) && b(i + 7) && !b(i + 8);
+                let two =
+                    (C == i + 4 || C == i + 3) && e(i + 5) && b(i + 6) && b(i + 7) && !b(i + 8);
                 return if two { 2 } else { 1 };
             }
             if e(i + 1) {
                 // X.XXX, and X.XXX.X with the centre in the middle three.
-                let two = (C == i + 4 || C == i + 3 || C == i + 2) && e(i + 5) && b(i + 6) && !b(i + 7);
+                let two =
+                    (C == i + 4 || C == i + 3 || C == i + 2) && e(i + 5) && b(i + 6) && !b(i + 7);
                 return if two { 2 } else { 1 };
             }
             return 1; // .XXXX
