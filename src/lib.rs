@@ -8,6 +8,8 @@ pub mod board;
 pub mod notation;
 pub mod pattern;
 pub mod rules;
+pub mod search;
+pub mod time;
 pub mod types;
 
 pub use board::{Board, Threat};

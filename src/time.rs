@@ -1,0 +1,168 @@
+//! Time management: how long a move may take, from the Gomocup clock settings (`timeout_turn`,
+//! `timeout_match`, `time_left`, `time_increment`; protocol.md §2.7, §6).
+//!
+//! Every budget counts from the moment the command that asked for a move was read, so start-up
+//! cost (which GomocupJudge charges to the first move) and the time spent frozen by the manager
+//! between moves are handled alike.
+
+use std::time::Duration;
+
+/// Time kept back from the turn limit for reading, writing and the operating system.
+pub const TURN_RESERVE_MS: i64 = 60;
+/// Time kept back from the match clock.
+pub const MATCH_RESERVE_MS: i64 = 150;
+/// The match clock is spread over about this many further moves.
+pub const MATCH_MOVES_TO_GO: i64 = 20;
+/// A match clock at or above this is unlimited (`time_left 2147483647`).
+pub const UNLIMITED_MS: i64 = 2_147_483_647;
+/// Limit per move when neither a turn limit nor a match clock bounds the search and no depth or
+/// node limit was given (the Gomocup skeleton's default turn limit).
+pub const DEFAULT_TURN_MS: i64 = 30_000;
+/// An iteration is not started after this share of the hard limit has been used (percent).
+pub const SOFT_SHARE_PCT: i64 = 45;
+
+/// The clock settings a manager sent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimeControl {
+    /// `INFO timeout_turn`: limit per move in ms; 0 = as fast as possible; `None` = never sent.
+    pub turn_ms: Option<i64>,
+    /// `INFO timeout_match`: limit per game in ms; 0 = unlimited; `None` = never sent.
+    pub match_ms: Option<i64>,
+    /// `INFO time_left`: what is left of the match clock in ms; negative = move now.
+    pub left_ms: Option<i64>,
+    /// `INFO time_increment`: added to the match clock after each move, in ms.
+    pub increment_ms: i64,
+}
+
+/// How long one search may run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// No new iteration starts after this.
+    pub soft: Duration,
+    /// The search stops at this, whatever it is doing.
+    pub hard: Duration,
+}
+
+impl Budget {
+    /// No limit.
+    pub const UNLIMITED: Budget = Budget {
+        soft: Duration::MAX,
+        hard: Duration::MAX,
+    };
+    /// Move at once (static evaluation only).
+    pub const INSTANT: Budget = Budget {
+        soft: Duration::ZERO,
+        hard: Duration::ZERO,
+    };
+}
+
+impl TimeControl {
+    /// True when the match clock does not limit the game.
+    pub fn match_unlimited(&self) -> bool {
+        match (self.match_ms, self.left_ms) {
+            (_, Some(l)) if l >= UNLIMITED_MS => true,
+            (Some(m), _) if m <= 0 || m >= UNLIMITED_MS => true,
+            (None, None) => true,
+            _ => false,
+        }
+    }
+
+    /// The budget for the next move. `bounded` tells whether a depth or node limit already ends
+    /// the search (then an unlimited clock stays unlimited).
+    pub fn budget(&self, bounded: bool) -> Budget {
+        let mut hard = i64::MAX;
+        if let Some(t) = self.turn_ms {
+            if t <= 0 {
+                return Budget::INSTANT;
+            }
+            hard = hard.min(t - TURN_RESERVE_MS.min(t / 3));
+        }
+        if !self.match_unlimited() {
+            let left = self.left_ms.or(self.match_ms).unwrap_or(0);
+            if left <= 0 {
+                return Budget::INSTANT;
+            }
+            let usable = (left - MATCH_RESERVE_MS.min(left / 4)).max(1);
+            let share = usable / MATCH_MOVES_TO_GO + self.increment_ms.max(0) * 3 / 4;
+            // A hard limit of a few shares, never more than a third of what is left.
+            hard = hard.min((share * 3).min(usable / 3).max(1));
+            let soft = share.min(hard);
+            return Budget {
+                soft: ms(soft
+                    .min(hard * SOFT_SHARE_PCT / 100)
+                    .max(1)
+                    .max(soft * SOFT_SHARE_PCT / 100)),
+                hard: ms(hard),
+            };
+        }
+        if hard == i64::MAX {
+            if bounded {
+                return Budget::UNLIMITED;
+            }
+            hard = DEFAULT_TURN_MS - TURN_RESERVE_MS;
+        }
+        Budget {
+            soft: ms(hard * SOFT_SHARE_PCT / 100),
+            hard: ms(hard),
+        }
+    }
+}
+
+fn ms(v: i64) -> Duration {
+    Duration::from_millis(v.max(0) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tc(turn: Option<i64>, matc: Option<i64>, left: Option<i64>) -> TimeControl {
+        TimeControl {
+            turn_ms: turn,
+            match_ms: matc,
+            left_ms: left,
+            increment_ms: 0,
+        }
+    }
+
+    #[test]
+    fn turn_limit_only() {
+        let b = tc(Some(1000), Some(0), Some(UNLIMITED_MS)).budget(false);
+        assert_eq!(b.hard, Duration::from_millis(940));
+        assert!(b.soft < b.hard);
+        // Short turns keep two thirds.
+        let b = tc(Some(90), None, None).budget(false);
+        assert_eq!(b.hard, Duration::from_millis(60));
+    }
+
+    #[test]
+    fn zero_turn_or_negative_left_is_instant() {
+        assert_eq!(tc(Some(0), None, None).budget(false), Budget::INSTANT);
+        assert_eq!(
+            tc(Some(5000), Some(60000), Some(-500)).budget(false),
+            Budget::INSTANT
+        );
+    }
+
+    #[test]
+    fn match_clock_is_spread() {
+        let b = tc(Some(30_000), Some(180_000), Some(180_000)).budget(false);
+        assert!(b.hard <= Duration::from_millis(30_000 - TURN_RESERVE_MS as u64));
+        assert!(b.hard >= Duration::from_millis(20_000));
+        let b = tc(Some(30_000), Some(180_000), Some(3_000)).budget(false);
+        assert!(b.hard <= Duration::from_millis(1_000));
+        assert!(b.soft <= b.hard);
+    }
+
+    #[test]
+    fn unlimited_clock() {
+        assert!(tc(None, Some(0), None).match_unlimited());
+        assert!(tc(None, Some(100), Some(UNLIMITED_MS)).match_unlimited());
+        assert_eq!(tc(None, Some(0), None).budget(true), Budget::UNLIMITED);
+        let b = tc(None, Some(0), None).budget(false);
+        assert_eq!(
+            b.hard,
+            Duration::from_millis((DEFAULT_TURN_MS - TURN_RESERVE_MS) as u64)
+        );
+    }
+}
