@@ -4,6 +4,7 @@
 //! search's results into lines; everything else is the game and the search.
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod board;
 pub mod notation;
 pub mod pattern;
