@@ -11,6 +11,7 @@ pub mod pattern;
 pub mod rules;
 pub mod search;
 pub mod time;
+pub mod tt;
 pub mod types;
 
 pub use board::{Board, Threat};

@@ -1,67 +1,631 @@
-//! Temporary one-ply searcher (replaced by the real search).
-use super::{legal_moves, Info, Limits, Outcome};
-use crate::board::Board;
-use std::sync::atomic::AtomicBool;
+//! Iterative deepening PVS with a shared table, threat-aware move generation and Lazy SMP.
+
+use super::{legal_moves, stopped, Info, Limits, Outcome};
+use crate::board::{Board, Threat};
+use crate::tt::Table;
+use crate::types::{is_decisive, loss_in, win_in, Bound, Color, Depth, Pos, Value, AREA, INFINITE, WIN_BOUND};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Deepest ply a search line may reach.
+const MAX_PLY: usize = 128;
+/// Nodes between two looks at the clock.
+const CHECK_EVERY: u64 = 1024;
+/// Moves searched at full depth before late moves are reduced.
+const LMR_FULL_MOVES: usize = 3;
+/// Shallowest depth at which late moves are reduced.
+const LMR_MIN_DEPTH: Depth = 3;
+/// Quiet moves kept at a node beyond the threats, by shape value (the rest cannot matter soon).
+const MAX_QUIET_MOVES: usize = 24;
+/// Weight of the side to move's own shape in the evaluation, against 4 for the opponent's.
+const EVAL_OWN_WEIGHT: i32 = 5;
+/// Weight of attack against defence when ordering moves (per 4 of defence).
+const ORDER_ATTACK_WEIGHT: i32 = 5;
 
 /// Owns the transposition table and runs searches.
 pub struct Searcher {
-    hash_bytes: usize,
+    tt: Table,
 }
 
 impl Searcher {
     /// A searcher whose table takes at most `hash_bytes`.
     pub fn new(hash_bytes: usize) -> Searcher {
-        Searcher { hash_bytes }
+        Searcher { tt: Table::new(hash_bytes) }
     }
-    /// Resizes the table (clears it).
+    /// Replaces the table by one of at most `hash_bytes` (the old one is freed first).
     pub fn resize(&mut self, hash_bytes: usize) {
-        self.hash_bytes = hash_bytes;
+        self.tt = Table::new(1024);
+        self.tt = Table::new(hash_bytes);
     }
     /// Bytes the table takes.
     pub fn hash_bytes(&self) -> usize {
-        self.hash_bytes
+        self.tt.bytes()
     }
     /// Empties the table.
-    pub fn clear(&mut self) {}
-    /// Share of the table in use, in permille.
-    pub fn hash_usage_permille(&self) -> u32 {
-        0
+    pub fn clear(&mut self) {
+        self.tt.clear();
     }
-    /// Searches `board` for the side to move.
+    /// Share of the table written by the last search, in permille.
+    pub fn hash_usage_permille(&self) -> u32 {
+        self.tt.usage_permille()
+    }
+
+    /// Searches `board` for the side to move until a limit is reached or `stop` is raised;
+    /// `report` receives one `Info` per completed iteration (from the main thread only).
     pub fn search(
         &mut self,
         board: &Board,
         limits: &Limits,
-        _stop: &AtomicBool,
+        stop: &AtomicBool,
         report: &mut dyn FnMut(&Info),
     ) -> Outcome {
-        let me = board.side_to_move();
-        let moves = legal_moves(board);
-        let best = moves
-            .iter()
-            .copied()
-            .max_by_key(|&p| {
-                (
-                    board.value(me, p) * 2 + board.value(me.opp(), p),
-                    std::cmp::Reverse(p),
-                )
-            })
-            .unwrap_or(crate::types::Pos::NONE);
-        let info = Info {
-            depth: 1,
-            seldepth: 1,
-            score: 0,
-            nodes: moves.len() as u64,
-            elapsed: limits.start.elapsed(),
-            pv: vec![best],
-        };
-        report(&info);
-        Outcome {
-            best,
-            score: 0,
-            depth: 1,
-            nodes: info.nodes,
-            pv: info.pv,
+        self.tt.new_search();
+        let fallback = quick_move(board);
+        if fallback.is_none() {
+            return Outcome { best: Pos::NONE, score: 0, depth: 0, nodes: 0, pv: vec![] };
         }
+        // Moves that need no search: the only legal move, a win on the spot, the only block.
+        let moves = root_moves(board);
+        if moves.len() == 1 || limits.budget.hard.is_zero() {
+            let best = if moves.len() == 1 { moves[0] } else { fallback };
+            let info = Info { depth: 0, seldepth: 0, score: 0, nodes: 0, elapsed: limits.start.elapsed(), pv: vec![best] };
+            report(&info);
+            return Outcome { best, score: 0, depth: 0, nodes: 0, pv: vec![best] };
+        }
+        let done = AtomicBool::new(false);
+        let total_nodes = AtomicU64::new(0);
+        let tt = &self.tt;
+        let threads = limits.threads.max(1);
+        std::thread::scope(|s| {
+            for id in 1..threads {
+                let (done, total_nodes) = (&done, &total_nodes);
+                let moves = moves.clone();
+                let board = board.clone();
+                std::thread::Builder::new()
+                    .stack_size(8 << 20)
+                    .spawn_scoped(s, move || {
+                        let mut w = Worker::new(board, tt, limits, stop, done, total_nodes, id);
+                        w.iterate(moves, &mut |_| {});
+                    })
+                    .expect("spawn search thread");
+            }
+            let mut main = Worker::new(board.clone(), tt, limits, stop, &done, &total_nodes, 0);
+            let out = main.iterate(moves, report);
+            done.store(true, Ordering::Relaxed);
+            let mut out = out;
+            if out.best.is_none() || !board.is_empty(out.best) {
+                out.best = fallback;
+            }
+            out.nodes = total_nodes.load(Ordering::Relaxed).max(out.nodes);
+            out
+        })
+    }
+}
+
+/// The move to play without searching: a five, else the block of the opponent's five, else an
+/// open four, else the best square by shape. `Pos::NONE` only on a full board.
+pub fn quick_move(board: &Board) -> Pos {
+    let moves = root_moves(board);
+    moves.first().copied().unwrap_or(Pos::NONE)
+}
+
+/// Legal root moves, best first by the tactical rules and shape values.
+fn root_moves(board: &Board) -> Vec<Pos> {
+    let me = board.side_to_move();
+    let opp = me.opp();
+    if board.stone_count() == 0 {
+        let c = Pos::new(board.width() / 2, board.height() / 2);
+        if board.is_legal(c) {
+            return vec![c];
+        }
+    }
+    let all = legal_moves(board);
+    if all.is_empty() {
+        return all;
+    }
+    if let Some(&p) = all.iter().find(|&&p| board.wins_by(me, p)) {
+        return vec![p];
+    }
+    let blocks: Vec<Pos> = all.iter().copied().filter(|&p| board.wins_by(opp, p)).collect();
+    if !blocks.is_empty() {
+        return blocks;
+    }
+    let mut scored: Vec<(i64, Pos)> = all
+        .iter()
+        .filter(|&&p| board.is_near(p) || board.stone_count() == 0)
+        .map(|&p| (order_score(board, me, p) as i64, p))
+        .collect();
+    if scored.is_empty() {
+        scored = all.iter().map(|&p| (order_score(board, me, p) as i64, p)).collect();
+    }
+    // Highest score first; ties by square, so the order never depends on anything else.
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.into_iter().map(|(_, p)| p).collect()
+}
+
+#[inline]
+fn order_score(board: &Board, me: Color, p: Pos) -> i32 {
+    board.value(me, p) * ORDER_ATTACK_WEIGHT + board.value(me.opp(), p) * 4
+}
+
+struct Worker<'a> {
+    board: Board,
+    tt: &'a Table,
+    limits: &'a Limits,
+    stop: &'a AtomicBool,
+    done: &'a AtomicBool,
+    total_nodes: &'a AtomicU64,
+    id: usize,
+    nodes: u64,
+    flushed: u64,
+    aborted: bool,
+    seldepth: i32,
+    history: Box<[[i32; AREA]; 2]>,
+    killers: [[Pos; 2]; MAX_PLY],
+    pv: Box<[[Pos; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+}
+
+impl<'a> Worker<'a> {
+    fn new(
+        board: Board,
+        tt: &'a Table,
+        limits: &'a Limits,
+        stop: &'a AtomicBool,
+        done: &'a AtomicBool,
+        total_nodes: &'a AtomicU64,
+        id: usize,
+    ) -> Self {
+        Worker {
+            board,
+            tt,
+            limits,
+            stop,
+            done,
+            total_nodes,
+            id,
+            nodes: 0,
+            flushed: 0,
+            aborted: false,
+            seldepth: 0,
+            history: Box::new([[0; AREA]; 2]),
+            killers: [[Pos::NONE; 2]; MAX_PLY],
+            pv: Box::new([[Pos::NONE; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+        }
+    }
+
+    /// Iterative deepening over the root moves (best first).
+    fn iterate(&mut self, mut moves: Vec<Pos>, report: &mut dyn FnMut(&Info)) -> Outcome {
+        let max_depth = self.limits.max_depth.unwrap_or(MAX_PLY as Depth - 8).clamp(1, MAX_PLY as Depth - 8);
+        let mut best = Outcome { best: moves[0], score: 0, depth: 0, nodes: 0, pv: vec![moves[0]] };
+        let mut depth = 1 + (self.id as Depth & 1);
+        while depth <= max_depth {
+            let (score, mv) = self.root(&mut moves, depth);
+            if self.aborted && depth > 1 + (self.id as Depth & 1) {
+                // An interrupted iteration still improves on the last one when its first move
+                // (the previous best) was searched and another beat it.
+                if let Some(mv) = mv {
+                    best.best = mv;
+                    best.pv = vec![mv];
+                }
+                break;
+            }
+            if let Some(mv) = mv {
+                best.best = mv;
+                best.score = score;
+                best.depth = depth;
+                best.pv = self.pv[0][..self.pv_len[0]].to_vec();
+                if best.pv.first() != Some(&mv) {
+                    best.pv = vec![mv];
+                }
+            }
+            self.flush_nodes();
+            best.nodes = self.total_nodes.load(Ordering::Relaxed);
+            if self.id == 0 {
+                report(&Info {
+                    depth,
+                    seldepth: self.seldepth,
+                    score: best.score,
+                    nodes: best.nodes,
+                    elapsed: self.limits.start.elapsed(),
+                    pv: best.pv.clone(),
+                });
+            }
+            if self.aborted {
+                break;
+            }
+            // A proven result needs no deeper search; nor does a soft limit that has passed.
+            if is_decisive(best.score) && (crate::types::WIN - best.score.abs()) <= depth {
+                break;
+            }
+            if self.id == 0 && self.limits.start.elapsed() >= self.limits.budget.soft {
+                break;
+            }
+            if self.id != 0 && self.done.load(Ordering::Relaxed) {
+                break;
+            }
+            depth += 1;
+        }
+        self.flush_nodes();
+        best.nodes = self.total_nodes.load(Ordering::Relaxed);
+        best
+    }
+
+    fn flush_nodes(&mut self) {
+        self.total_nodes.fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    /// One root iteration; returns the score and best move (`None` when aborted before any
+    /// move was searched to the end). Reorders `moves`: the best first.
+    fn root(&mut self, moves: &mut [Pos], depth: Depth) -> (Value, Option<Pos>) {
+        let mut alpha = -INFINITE;
+        let beta = INFINITE;
+        let mut best = None;
+        let mut best_value = -INFINITE;
+        self.seldepth = 0;
+        for i in 0..moves.len() {
+            let mv = moves[i];
+            self.board.play(mv);
+            let v = if i == 0 {
+                -self.negamax(depth - 1, -beta, -alpha, 1, true)
+            } else {
+                let mut v = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, false);
+                if v > alpha && !self.aborted {
+                    v = -self.negamax(depth - 1, -beta, -alpha, 1, true);
+                }
+                v
+            };
+            self.board.undo();
+            if self.aborted {
+                break;
+            }
+            if v > best_value {
+                best_value = v;
+                best = Some(mv);
+                if v > alpha {
+                    alpha = v;
+                    self.pv[0][0] = mv;
+                    let n = self.pv_len[1];
+                    let (head, tail) = self.pv.split_at_mut(1);
+                    head[0][1..=n].copy_from_slice(&tail[0][..n]);
+                    self.pv_len[0] = n + 1;
+                    // Keep the best move first for the next iteration.
+                    moves[..=i].rotate_right(1);
+                }
+            }
+        }
+        (best_value, best)
+    }
+
+    #[inline]
+    fn check_limits(&mut self) {
+        if self.nodes % CHECK_EVERY != 0 {
+            return;
+        }
+        if stopped(self.stop) || (self.id != 0 && self.done.load(Ordering::Relaxed)) {
+            self.aborted = true;
+            return;
+        }
+        self.flush_nodes();
+        if self.id == 0 {
+            if self.limits.start.elapsed() >= self.limits.budget.hard {
+                self.aborted = true;
+            }
+            if let Some(n) = self.limits.max_nodes {
+                if self.total_nodes.load(Ordering::Relaxed) >= n {
+                    self.aborted = true;
+                }
+            }
+        }
+    }
+
+    fn negamax(&mut self, depth: Depth, mut alpha: Value, beta: Value, ply: usize, pv_node: bool) -> Value {
+        self.nodes += 1;
+        self.pv_len[ply] = 0;
+        self.check_limits();
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as i32);
+        let board = &self.board;
+        let me = board.side_to_move();
+        let opp = me.opp();
+        let p = ply as i32;
+        if board.empty_count() == 0 {
+            return 0;
+        }
+        // Tactics that need no search.
+        if board.count(me, Threat::Five) > 0 {
+            return win_in(p + 1);
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.evaluate();
+        }
+        let opp_fives = board.count(opp, Threat::Five);
+        if opp_fives > 0 {
+            let blocks: Vec<Pos> = self.candidates().into_iter().filter(|&q| self.board.wins_by(opp, q)).collect();
+            if blocks.len() != 1 || !self.board.is_legal(blocks[0]) {
+                return loss_in(p + 2);
+            }
+            // A forced reply costs no depth.
+            let q = blocks[0];
+            self.board.play(q);
+            let v = -self.negamax(depth, -beta, -alpha, ply + 1, pv_node);
+            self.board.undo();
+            if v > alpha {
+                self.set_pv(ply, q);
+            }
+            return v;
+        }
+        if board.count(me, Threat::OpenFour) > 0 {
+            let cands = self.candidates();
+            if cands.iter().any(|&q| self.board.threat(me, q) == Threat::OpenFour && self.board.is_legal(q)) {
+                return win_in(p + 3);
+            }
+        }
+        if depth <= 0 {
+            return self.evaluate();
+        }
+
+        // Mate-distance pruning: nothing here can beat a win already found closer to the root.
+        let alpha0 = alpha.max(loss_in(p));
+        let beta0 = beta.min(win_in(p + 1));
+        if alpha0 >= beta0 {
+            return alpha0;
+        }
+
+        let key = self.board.hash();
+        let mut tt_move = Pos::NONE;
+        if let Some(hit) = self.tt.probe(key) {
+            tt_move = hit.mv;
+            let v = from_tt(hit.value, p);
+            if !pv_node && hit.depth >= depth {
+                match hit.bound {
+                    Bound::Exact => return v,
+                    Bound::Lower if v >= beta => return v,
+                    Bound::Upper if v <= alpha => return v,
+                    _ => {}
+                }
+            }
+        }
+
+        let moves = self.generate(ply, tt_move);
+        if moves.is_empty() {
+            // Every square is a foul (renju): black must play one and lose.
+            return loss_in(p + 1);
+        }
+        let mut best_value = -INFINITE;
+        let mut best_move = Pos::NONE;
+        let orig_alpha = alpha;
+        for (i, &(mv, quiet)) in moves.iter().enumerate() {
+            self.board.play(mv);
+            let mut v;
+            if i == 0 {
+                v = -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node);
+            } else {
+                let r = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_FULL_MOVES { 1 + (i >= 12) as Depth } else { 0 };
+                v = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
+                if v > alpha && r > 0 && !self.aborted {
+                    v = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if v > alpha && v < beta && pv_node && !self.aborted {
+                    v = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.board.undo();
+            if self.aborted {
+                return 0;
+            }
+            if v > best_value {
+                best_value = v;
+                best_move = mv;
+                if v > alpha {
+                    alpha = v;
+                    self.set_pv(ply, mv);
+                    if v >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != mv {
+                                k[1] = k[0];
+                                k[0] = mv;
+                            }
+                        }
+                        let h = &mut self.history[me.idx()][mv.idx()];
+                        *h = (*h + depth * depth).min(1 << 20);
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_value > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, to_tt(best_value, p), depth, bound);
+        best_value
+    }
+
+    fn set_pv(&mut self, ply: usize, mv: Pos) {
+        self.pv[ply][0] = mv;
+        let n = self.pv_len[ply + 1].min(MAX_PLY - ply - 1);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// Empty squares near the stones (all empty squares on an empty board are not needed: the
+    /// search never starts from one).
+    fn candidates(&self) -> Vec<Pos> {
+        self.board.squares().filter(|&q| self.board.is_empty(q) && self.board.is_near(q)).collect()
+    }
+
+    /// Moves to search, best first, each flagged quiet (reducible) or not. Against a threat to
+    /// make an open four only our fours and the squares that stop it are searched.
+    fn generate(&self, ply: usize, tt_move: Pos) -> Vec<(Pos, bool)> {
+        let b = &self.board;
+        let me = b.side_to_move();
+        let opp = me.opp();
+        let must_defend = b.count(opp, Threat::OpenFour) > 0;
+        let mut scored: Vec<(i32, Pos, bool)> = Vec::with_capacity(64);
+        for q in self.candidates() {
+            let mine = b.threat(me, q);
+            let theirs = b.threat(opp, q);
+            if must_defend && mine < Threat::Block4 && theirs < Threat::Block4 {
+                continue;
+            }
+            if b.is_foul(me, q) {
+                continue;
+            }
+            let mut s = order_score(b, me, q) * 16 + self.history[me.idx()][q.idx()] / 64;
+            if q == tt_move {
+                s = i32::MAX;
+            } else if q == self.killers[ply][0] {
+                s += 4000;
+            } else if q == self.killers[ply][1] {
+                s += 3000;
+            }
+            let quiet = mine < Threat::Flex3 && theirs < Threat::Flex3;
+            scored.push((s, q, quiet));
+        }
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut quiet_seen = 0;
+        scored
+            .into_iter()
+            .filter(|&(_, _, quiet)| {
+                if quiet {
+                    quiet_seen += 1;
+                    quiet_seen <= MAX_QUIET_MOVES
+                } else {
+                    true
+                }
+            })
+            .map(|(_, q, quiet)| (q, quiet))
+            .collect()
+    }
+
+    /// Static evaluation for the side to move, from the shape values of both sides.
+    fn evaluate(&self) -> Value {
+        let me = self.board.side_to_move();
+        let v = (self.board.total_value(me) * EVAL_OWN_WEIGHT - self.board.total_value(me.opp()) * 4) / 4;
+        v.clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
+    }
+}
+
+/// Mate scores are stored relative to the node, so they stay right wherever the node recurs.
+fn to_tt(v: Value, ply: i32) -> Value {
+    if v >= WIN_BOUND {
+        v + ply
+    } else if v <= -WIN_BOUND {
+        v - ply
+    } else {
+        v
+    }
+}
+
+fn from_tt(v: Value, ply: i32) -> Value {
+    if v >= WIN_BOUND {
+        v - ply
+    } else if v <= -WIN_BOUND {
+        v + ply
+    } else {
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_diagram;
+    use crate::rules::Rule;
+
+    fn search(diagram: &str, rule: Rule, depth: Depth) -> Outcome {
+        let b = parse_diagram(diagram).unwrap().to_board(rule).unwrap();
+        let mut s = Searcher::new(1 << 20);
+        s.search(&b, &Limits::depth(depth), &AtomicBool::new(false), &mut |_| {})
+    }
+
+    #[test]
+    fn takes_a_win_in_one() {
+        let o = search(
+            "
+            . . . . . . . . .
+            . x x x x . . . .
+            . o o o . . . . .
+            . . . o . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+            Rule::Freestyle,
+            4,
+        );
+        assert!(o.best == Pos::new(0, 1) || o.best == Pos::new(5, 1), "{:?}", o.best);
+    }
+
+    #[test]
+    fn blocks_a_four() {
+        let o = search(
+            "
+            . . . . . . . . .
+            . o o o o x . . .
+            . . x x . . . . .
+            . . . x . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+            Rule::Freestyle,
+            4,
+        );
+        assert_eq!(o.best, Pos::new(0, 1));
+    }
+
+    #[test]
+    fn finds_a_four_three() {
+        // Black to move wins with a four-three at (4,5): a four on the row, an open three on
+        // the diagonal.
+        let o = search(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            o x x x . . . o . . .
+            . . . . . x . . . . .
+            . . . . . . x . . . .
+            . . . . . . . . o . .
+            . . . . . . . . . . .
+            . . o . . . . . . . o",
+            Rule::Freestyle,
+            5,
+        );
+        assert!(o.score >= WIN_BOUND, "score {} best {:?}", o.score, o.best);
+        assert_eq!(o.best, Pos::new(4, 5));
+    }
+
+    #[test]
+    fn deterministic_node_count() {
+        let d = "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . o . . . . . .
+            . . . x x o . . . . .
+            . . . . x o . . . . .
+            . . . . . x . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .";
+        let a = search(d, Rule::Standard, 4);
+        let b = search(d, Rule::Standard, 4);
+        assert_eq!((a.nodes, a.best), (b.nodes, b.best));
     }
 }
