@@ -45,8 +45,16 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         let ms: u64 = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(1000);
         return timed(ms);
     }
-    let depth: Depth = args.first().map(|s| s.parse()).transpose()?.unwrap_or(BENCH_DEPTH);
-    let hash_mb: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(BENCH_HASH_MB);
+    let depth: Depth = args
+        .first()
+        .map(|s| s.parse())
+        .transpose()?
+        .unwrap_or(BENCH_DEPTH);
+    let hash_mb: usize = args
+        .get(1)
+        .map(|s| s.parse())
+        .transpose()?
+        .unwrap_or(BENCH_HASH_MB);
     let (nodes, elapsed) = fixed_depth(depth, hash_mb, true);
     let nps = nodes as u128 * 1000 / elapsed.as_millis().max(1);
     println!("Total time (ms) : {}", elapsed.as_millis());
@@ -64,7 +72,12 @@ pub fn fixed_depth(depth: Depth, hash_mb: usize, verbose: bool) -> (u64, Duratio
     for (i, &(rule, size, moves)) in POSITIONS.iter().enumerate() {
         let b = position(rule, size, moves);
         searcher.clear();
-        let o = searcher.search(&b, &Limits::depth(depth), &AtomicBool::new(false), &mut |_| {});
+        let o = searcher.search(
+            &b,
+            &Limits::depth(depth),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
         nodes += o.nodes;
         if verbose {
             println!(
@@ -87,7 +100,10 @@ fn timed(ms: u64) -> anyhow::Result<()> {
     for (i, &(rule, size, moves)) in POSITIONS.iter().enumerate() {
         let b = position(rule, size, moves);
         searcher.clear();
-        let budget = Budget { soft: Duration::from_millis(ms), hard: Duration::from_millis(ms) };
+        let budget = Budget {
+            soft: Duration::from_millis(ms),
+            hard: Duration::from_millis(ms),
+        };
         let mut limits = Limits::time(budget);
         limits.max_depth = None;
         let o = searcher.search(&b, &limits, &AtomicBool::new(false), &mut |_| {});

@@ -118,6 +118,8 @@ struct SquareState {
     value: [i32; 2],
     /// Stones within two squares (Chebyshev distance), for candidate moves.
     near: u8,
+    /// Index of the four line patterns per colour in the combination table (decimal digits).
+    combo: [u16; 2],
 }
 
 /// A position with its history.
@@ -134,6 +136,10 @@ pub struct Board {
     history: Vec<(Pos, Color)>,
     stones: usize,
     walls: usize,
+    combos: &'static [(u8, i32)],
+    /// Smallest rectangle holding every stone (x0, y0, x1, y1), and its value before each stone.
+    bbox: Option<(u8, u8, u8, u8)>,
+    bbox_stack: Vec<Option<(u8, u8, u8, u8)>>,
 }
 
 fn tables(rule: Rule) -> &'static ShapeTables {
@@ -187,6 +193,9 @@ impl Board {
             history: Vec::with_capacity(width * height),
             stones: 0,
             walls: 0,
+            combos: combos(),
+            bbox: None,
+            bbox_stack: Vec::with_capacity(width * height),
         };
         b.rebuild();
         Ok(b)
@@ -314,6 +323,22 @@ impl Board {
         self.sq[p.idx()].near > 0
     }
 
+    /// Empty squares within two of a stone, row by row (none on an empty board).
+    pub fn candidates(&self) -> impl Iterator<Item = Pos> + '_ {
+        let (x0, y0, x1, y1) = match self.bbox {
+            Some((x0, y0, x1, y1)) => (
+                (x0 as usize).saturating_sub(2),
+                (y0 as usize).saturating_sub(2),
+                (x1 as usize + 2).min(self.width() - 1),
+                (y1 as usize + 2).min(self.height() - 1),
+            ),
+            None => (1, 1, 0, 0),
+        };
+        (y0..=y1)
+            .flat_map(move |y| (x0..=x1).map(move |x| Pos::new(x, y)))
+            .filter(move |&q| self.is_empty(q) && self.is_near(q))
+    }
+
     /// True when `color` could need the renju foul judge at the empty square `p` (a cheap filter:
     /// only squares with two fours or threes, an open four or an overline can be fouls).
     #[inline]
@@ -369,6 +394,12 @@ impl Board {
         debug_assert!(self.is_empty(p), "put on a non-empty square {p:?}");
         self.place(p, Cell::stone(color));
         self.history.push((p, color));
+        self.bbox_stack.push(self.bbox);
+        let (x, y) = (p.x() as u8, p.y() as u8);
+        self.bbox = Some(match self.bbox {
+            None => (x, y, x, y),
+            Some((x0, y0, x1, y1)) => (x0.min(x), y0.min(y), x1.max(x), y1.max(y)),
+        });
         self.stones += 1;
         self.debug_verify();
     }
@@ -379,6 +410,13 @@ impl Board {
             return false;
         };
         self.history.remove(i);
+        let saved = self.bbox_stack.remove(i);
+        if i == self.history.len() {
+            self.bbox = saved;
+        } else {
+            self.bbox = bounding_box(self.history.iter().map(|&(q, _)| q));
+            // The saved boxes of later stones may now be too large; a larger box only costs time.
+        }
         self.stones -= 1;
         self.unplace(p);
         self.debug_verify();
@@ -397,6 +435,8 @@ impl Board {
     pub fn clear(&mut self) {
         self.grid = Grid::new(self.width(), self.height());
         self.history.clear();
+        self.bbox_stack.clear();
+        self.bbox = None;
         self.stones = 0;
         self.walls = 0;
         self.side = Color::Black;
@@ -462,9 +502,14 @@ impl Board {
 
     #[inline]
     fn set_shapes(&mut self, q: Pos, d: usize) {
-        let key = self.sq[q.idx()].keys[d];
+        const WEIGHT: [u16; 4] = [1000, 100, 10, 1];
+        let s = &mut self.sq[q.idx()];
+        let key = s.keys[d];
         for c in Color::BOTH {
-            self.sq[q.idx()].shapes[c.idx()][d] = self.tables.shape(c, key);
+            let new = self.tables.shape(c, key);
+            let old = std::mem::replace(&mut s.shapes[c.idx()][d], new);
+            s.combo[c.idx()] = s.combo[c.idx()] + new.pattern() as u16 * WEIGHT[d]
+                - old.pattern() as u16 * WEIGHT[d];
         }
     }
 
@@ -491,11 +536,8 @@ impl Board {
     fn learn(&mut self, q: Pos) {
         let s = &mut self.sq[q.idx()];
         for c in 0..2 {
-            let pats = s.shapes[c].map(|v| v.pattern());
-            let t = Threat::classify(pats);
-            let v = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i32>()
-                + THREAT_BONUS[t as usize];
-            s.threat[c] = t as u8;
+            let (t, v) = self.combos[s.combo[c] as usize];
+            s.threat[c] = t;
             s.value[c] = v;
             self.counts[c][t as usize] += 1;
             self.totals[c] += v;
@@ -563,6 +605,34 @@ impl Board {
             }
         }
     }
+}
+
+fn bounding_box(it: impl Iterator<Item = Pos>) -> Option<(u8, u8, u8, u8)> {
+    it.fold(None, |b, q| {
+        let (x, y) = (q.x() as u8, q.y() as u8);
+        Some(match b {
+            None => (x, y, x, y),
+            Some((x0, y0, x1, y1)) => (x0.min(x), y0.min(y), x1.max(x), y1.max(y)),
+        })
+    })
+}
+
+/// Threat class and value of every combination of four line patterns (index: the four patterns
+/// as decimal digits).
+fn combos() -> &'static [(u8, i32)] {
+    use std::sync::OnceLock;
+    static COMBOS: OnceLock<Box<[(u8, i32)]>> = OnceLock::new();
+    COMBOS.get_or_init(|| {
+        (0..10_000)
+            .map(|i: usize| {
+                let pats = [i / 1000, i / 100 % 10, i / 10 % 10, i % 10].map(|d| Pattern::ALL[d]);
+                let t = Threat::classify(pats);
+                let v = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i32>()
+                    + THREAT_BONUS[t as usize];
+                (t as u8, v)
+            })
+            .collect()
+    })
 }
 
 const THREATS: [Threat; Threat::COUNT] = [

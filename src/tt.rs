@@ -73,8 +73,15 @@ impl Table {
         let clusters = (bytes / (ENTRY_BYTES * CLUSTER)).max(1);
         let clusters = 1usize << (usize::BITS - 1 - clusters.leading_zeros());
         let n = clusters * CLUSTER;
-        let entries = (0..n).map(|_| Entry::default()).collect::<Vec<_>>().into_boxed_slice();
-        Table { entries, mask: clusters - 1, gen: std::sync::atomic::AtomicU8::new(0) }
+        let entries = (0..n)
+            .map(|_| Entry::default())
+            .collect::<Vec<_>>()
+            .into_boxed_slice();
+        Table {
+            entries,
+            mask: clusters - 1,
+            gen: std::sync::atomic::AtomicU8::new(0),
+        }
     }
 
     /// Bytes the entries take.
@@ -92,7 +99,10 @@ impl Table {
 
     /// Starts a new search: older entries become cheaper to replace.
     pub fn new_search(&self) {
-        self.gen.store(self.gen.load(Ordering::Relaxed).wrapping_add(1) & 63, Ordering::Relaxed);
+        self.gen.store(
+            self.gen.load(Ordering::Relaxed).wrapping_add(1) & 63,
+            Ordering::Relaxed,
+        );
     }
 
     #[inline]
@@ -129,7 +139,11 @@ impl Table {
             let (old, old_gen) = unpack(d);
             if e.check.load(Ordering::Relaxed) ^ d == key {
                 // Same position: keep a deeper exact result from this search, and its move.
-                if old.depth > depth + 2 && old_gen == gen && old.bound == Bound::Exact && bound != Bound::Exact {
+                if old.depth > depth + 2
+                    && old_gen == gen
+                    && old.bound == Bound::Exact
+                    && bound != Bound::Exact
+                {
                     return;
                 }
                 let mv = if mv.is_none() { old.mv } else { mv };
@@ -176,7 +190,15 @@ mod tests {
         let p = Pos::new(7, 7);
         t.store(0xDEAD_BEEF, p, -29_990, 12, Bound::Lower);
         let h = t.probe(0xDEAD_BEEF).unwrap();
-        assert_eq!(h, Hit { mv: p, value: -29_990, depth: 12, bound: Bound::Lower });
+        assert_eq!(
+            h,
+            Hit {
+                mv: p,
+                value: -29_990,
+                depth: 12,
+                bound: Bound::Lower
+            }
+        );
         assert!(t.probe(0xDEAD_BEEE).is_none());
         t.clear();
         assert!(t.probe(0xDEAD_BEEF).is_none());

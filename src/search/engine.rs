@@ -3,7 +3,9 @@
 use super::{legal_moves, stopped, Info, Limits, Outcome};
 use crate::board::{Board, Threat};
 use crate::tt::Table;
-use crate::types::{is_decisive, loss_in, win_in, Bound, Color, Depth, Pos, Value, AREA, INFINITE, WIN_BOUND};
+use crate::types::{
+    is_decisive, loss_in, win_in, Bound, Color, Depth, Pos, Value, AREA, INFINITE, WIN_BOUND,
+};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Deepest ply a search line may reach.
@@ -29,7 +31,9 @@ pub struct Searcher {
 impl Searcher {
     /// A searcher whose table takes at most `hash_bytes`.
     pub fn new(hash_bytes: usize) -> Searcher {
-        Searcher { tt: Table::new(hash_bytes) }
+        Searcher {
+            tt: Table::new(hash_bytes),
+        }
     }
     /// Replaces the table by one of at most `hash_bytes` (the old one is freed first).
     pub fn resize(&mut self, hash_bytes: usize) {
@@ -61,15 +65,34 @@ impl Searcher {
         self.tt.new_search();
         let fallback = quick_move(board);
         if fallback.is_none() {
-            return Outcome { best: Pos::NONE, score: 0, depth: 0, nodes: 0, pv: vec![] };
+            return Outcome {
+                best: Pos::NONE,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                pv: vec![],
+            };
         }
         // Moves that need no search: the only legal move, a win on the spot, the only block.
         let moves = root_moves(board);
         if moves.len() == 1 || limits.budget.hard.is_zero() {
             let best = if moves.len() == 1 { moves[0] } else { fallback };
-            let info = Info { depth: 0, seldepth: 0, score: 0, nodes: 0, elapsed: limits.start.elapsed(), pv: vec![best] };
+            let info = Info {
+                depth: 0,
+                seldepth: 0,
+                score: 0,
+                nodes: 0,
+                elapsed: limits.start.elapsed(),
+                pv: vec![best],
+            };
             report(&info);
-            return Outcome { best, score: 0, depth: 0, nodes: 0, pv: vec![best] };
+            return Outcome {
+                best,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                pv: vec![best],
+            };
         }
         let done = AtomicBool::new(false);
         let total_nodes = AtomicU64::new(0);
@@ -125,7 +148,11 @@ fn root_moves(board: &Board) -> Vec<Pos> {
     if let Some(&p) = all.iter().find(|&&p| board.wins_by(me, p)) {
         return vec![p];
     }
-    let blocks: Vec<Pos> = all.iter().copied().filter(|&p| board.wins_by(opp, p)).collect();
+    let blocks: Vec<Pos> = all
+        .iter()
+        .copied()
+        .filter(|&p| board.wins_by(opp, p))
+        .collect();
     if !blocks.is_empty() {
         return blocks;
     }
@@ -135,7 +162,10 @@ fn root_moves(board: &Board) -> Vec<Pos> {
         .map(|&p| (order_score(board, me, p) as i64, p))
         .collect();
     if scored.is_empty() {
-        scored = all.iter().map(|&p| (order_score(board, me, p) as i64, p)).collect();
+        scored = all
+            .iter()
+            .map(|&p| (order_score(board, me, p) as i64, p))
+            .collect();
     }
     // Highest score first; ties by square, so the order never depends on anything else.
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -196,8 +226,18 @@ impl<'a> Worker<'a> {
 
     /// Iterative deepening over the root moves (best first).
     fn iterate(&mut self, mut moves: Vec<Pos>, report: &mut dyn FnMut(&Info)) -> Outcome {
-        let max_depth = self.limits.max_depth.unwrap_or(MAX_PLY as Depth - 8).clamp(1, MAX_PLY as Depth - 8);
-        let mut best = Outcome { best: moves[0], score: 0, depth: 0, nodes: 0, pv: vec![moves[0]] };
+        let max_depth = self
+            .limits
+            .max_depth
+            .unwrap_or(MAX_PLY as Depth - 8)
+            .clamp(1, MAX_PLY as Depth - 8);
+        let mut best = Outcome {
+            best: moves[0],
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: vec![moves[0]],
+        };
         let mut depth = 1 + (self.id as Depth & 1);
         while depth <= max_depth {
             let (score, mv) = self.root(&mut moves, depth);
@@ -252,7 +292,8 @@ impl<'a> Worker<'a> {
     }
 
     fn flush_nodes(&mut self) {
-        self.total_nodes.fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.total_nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
         self.flushed = self.nodes;
     }
 
@@ -320,7 +361,14 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn negamax(&mut self, depth: Depth, mut alpha: Value, beta: Value, ply: usize, pv_node: bool) -> Value {
+    fn negamax(
+        &mut self,
+        depth: Depth,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+        pv_node: bool,
+    ) -> Value {
         self.nodes += 1;
         self.pv_len[ply] = 0;
         self.check_limits();
@@ -344,7 +392,11 @@ impl<'a> Worker<'a> {
         }
         let opp_fives = board.count(opp, Threat::Five);
         if opp_fives > 0 {
-            let blocks: Vec<Pos> = self.candidates().into_iter().filter(|&q| self.board.wins_by(opp, q)).collect();
+            let blocks: Vec<Pos> = self
+                .candidates()
+                .into_iter()
+                .filter(|&q| self.board.wins_by(opp, q))
+                .collect();
             if blocks.len() != 1 || !self.board.is_legal(blocks[0]) {
                 return loss_in(p + 2);
             }
@@ -360,7 +412,10 @@ impl<'a> Worker<'a> {
         }
         if board.count(me, Threat::OpenFour) > 0 {
             let cands = self.candidates();
-            if cands.iter().any(|&q| self.board.threat(me, q) == Threat::OpenFour && self.board.is_legal(q)) {
+            if cands
+                .iter()
+                .any(|&q| self.board.threat(me, q) == Threat::OpenFour && self.board.is_legal(q))
+            {
                 return win_in(p + 3);
             }
         }
@@ -404,7 +459,11 @@ impl<'a> Worker<'a> {
             if i == 0 {
                 v = -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node);
             } else {
-                let r = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_FULL_MOVES { 1 + (i >= 12) as Depth } else { 0 };
+                let r = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_FULL_MOVES {
+                    1 + (i >= 12) as Depth
+                } else {
+                    0
+                };
                 v = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
                 if v > alpha && r > 0 && !self.aborted {
                     v = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, false);
@@ -445,7 +504,8 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, to_tt(best_value, p), depth, bound);
+        self.tt
+            .store(key, best_move, to_tt(best_value, p), depth, bound);
         best_value
     }
 
@@ -460,7 +520,7 @@ impl<'a> Worker<'a> {
     /// Empty squares near the stones (all empty squares on an empty board are not needed: the
     /// search never starts from one).
     fn candidates(&self) -> Vec<Pos> {
-        self.board.squares().filter(|&q| self.board.is_empty(q) && self.board.is_near(q)).collect()
+        self.board.candidates().collect()
     }
 
     /// Moves to search, best first, each flagged quiet (reducible) or not. Against a threat to
@@ -510,7 +570,9 @@ impl<'a> Worker<'a> {
     /// Static evaluation for the side to move, from the shape values of both sides.
     fn evaluate(&self) -> Value {
         let me = self.board.side_to_move();
-        let v = (self.board.total_value(me) * EVAL_OWN_WEIGHT - self.board.total_value(me.opp()) * 4) / 4;
+        let v = (self.board.total_value(me) * EVAL_OWN_WEIGHT
+            - self.board.total_value(me.opp()) * 4)
+            / 4;
         v.clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
     }
 }
@@ -545,7 +607,12 @@ mod tests {
     fn search(diagram: &str, rule: Rule, depth: Depth) -> Outcome {
         let b = parse_diagram(diagram).unwrap().to_board(rule).unwrap();
         let mut s = Searcher::new(1 << 20);
-        s.search(&b, &Limits::depth(depth), &AtomicBool::new(false), &mut |_| {})
+        s.search(
+            &b,
+            &Limits::depth(depth),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
     }
 
     #[test]
@@ -564,7 +631,11 @@ mod tests {
             Rule::Freestyle,
             4,
         );
-        assert!(o.best == Pos::new(0, 1) || o.best == Pos::new(5, 1), "{:?}", o.best);
+        assert!(
+            o.best == Pos::new(0, 1) || o.best == Pos::new(5, 1),
+            "{:?}",
+            o.best
+        );
     }
 
     #[test]
