@@ -88,6 +88,7 @@ pub struct Outcome {
 }
 
 mod engine;
+pub mod vcf;
 pub use engine::Searcher;
 
 /// Every legal move of the side to move (renju fouls excluded for black), or every empty square

@@ -1,0 +1,232 @@
+//! VCF: victory by continuous fours. The attacker plays only fours; each four has a single
+//! answer (the square that completes it), so the tree is narrow and can be searched deep.
+//!
+//! Under renju the attacker's fours and the defender's blocks are checked against black's fouls:
+//! black may not attack through a foul square, and a black defender who can only block on a foul
+//! square has lost.
+
+use crate::board::{Board, Threat};
+use crate::types::{Color, Pos, DIRS};
+use ahash::AHashMap;
+
+/// Squares on the four lines through `p` (within four steps) where `color` makes five.
+pub fn fives_near(b: &Board, p: Pos, color: Color) -> ([Pos; 8], usize) {
+    let mut out = [Pos::NONE; 8];
+    let mut n = 0;
+    for &dir in &DIRS {
+        for k in -4isize..=4 {
+            if k == 0 {
+                continue;
+            }
+            let q = p.step(dir, k);
+            if b.is_empty(q)
+                && b.threat(color, q) == Threat::Five
+                && n < 8
+                && !out[..n].contains(&q)
+            {
+                out[n] = q;
+                n += 1;
+            }
+        }
+    }
+    (out, n)
+}
+
+/// A VCF solver with its own memory of positions proven not to win.
+pub struct Vcf {
+    failed: AHashMap<u64, i32>,
+    nodes: u64,
+    max_nodes: u64,
+    line: Vec<Pos>,
+}
+
+impl Vcf {
+    /// A solver that gives up after `max_nodes` nodes per call.
+    pub fn new(max_nodes: u64) -> Vcf {
+        Vcf {
+            failed: AHashMap::default(),
+            nodes: 0,
+            max_nodes,
+            line: Vec::new(),
+        }
+    }
+
+    /// Nodes searched by the last call.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Forgets the positions remembered as failures.
+    pub fn clear(&mut self) {
+        self.failed.clear();
+    }
+
+    /// Searches a VCF for the side to move within `max_plies` plies (attacker and defender
+    /// moves). Returns the winning line (attacker first, ending with the five) if one is found.
+    pub fn solve(&mut self, b: &mut Board, max_plies: i32) -> Option<Vec<Pos>> {
+        self.nodes = 0;
+        self.line.clear();
+        if self.attack(b, max_plies) {
+            Some(self.line.iter().rev().copied().collect())
+        } else {
+            None
+        }
+    }
+
+    /// True when the side to move wins by fours within `plies`; the line is pushed in reverse.
+    fn attack(&mut self, b: &mut Board, plies: i32) -> bool {
+        self.nodes += 1;
+        let me = b.side_to_move();
+        let opp = me.opp();
+        if b.count(me, Threat::Five) > 0 {
+            if let Some(q) = b.candidates().find(|&q| b.wins_by(me, q)) {
+                self.line.push(q);
+                return true;
+            }
+        }
+        if plies < 3 || self.nodes >= self.max_nodes {
+            return false;
+        }
+        let key = b.hash();
+        if let Some(&d) = self.failed.get(&key) {
+            if d >= plies {
+                return false;
+            }
+        }
+        // An opponent's four must be blocked, and the block must itself be a four.
+        let forced = if b.count(opp, Threat::Five) > 0 {
+            let blocks: Vec<Pos> = b.candidates().filter(|&q| b.wins_by(opp, q)).collect();
+            if blocks.len() != 1 {
+                return false;
+            }
+            Some(blocks[0])
+        } else {
+            None
+        };
+        let mut moves: Vec<Pos> = match forced {
+            Some(q) => vec![q],
+            None => b
+                .candidates()
+                .filter(|&q| is_four(b.threat(me, q)))
+                .collect(),
+        };
+        moves.retain(|&q| is_four(b.threat(me, q)) && !b.is_foul(me, q));
+        // Open fours and four-threes first: they end the search soonest.
+        moves.sort_by_key(|&q| (std::cmp::Reverse(b.threat(me, q)), q));
+        for a in moves {
+            b.play(a);
+            let (fives, n) = fives_near(b, a, me);
+            let won = if n >= 2 {
+                // Open four (or two fours): the defender blocks one, the other makes five.
+                // A defender who can make five first would win instead.
+                if b.count(opp, Threat::Five) > 0 {
+                    false
+                } else {
+                    self.line.push(fives[0]);
+                    true
+                }
+            } else if n == 1 {
+                let q = fives[0];
+                if b.count(opp, Threat::Five) > 0 {
+                    false
+                } else if b.is_foul(opp, q) {
+                    // A black defender may not block on a foul square: the four wins (the line
+                    // then skips the defender's move).
+                    self.line.push(q);
+                    true
+                } else {
+                    b.play(q);
+                    let r = self.attack(b, plies - 2);
+                    b.undo();
+                    if r {
+                        self.line.push(q);
+                    }
+                    r
+                }
+            } else {
+                false
+            };
+            b.undo();
+            if won {
+                self.line.push(a);
+                return true;
+            }
+            if self.nodes >= self.max_nodes {
+                return false;
+            }
+        }
+        if self.nodes < self.max_nodes {
+            self.failed.insert(key, plies);
+        }
+        false
+    }
+}
+
+#[inline]
+fn is_four(t: Threat) -> bool {
+    matches!(t, Threat::Block4 | Threat::FourThree | Threat::OpenFour)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_diagram;
+    use crate::rules::Rule;
+
+    fn check_line(b: &Board, line: &[Pos]) {
+        let mut b = b.clone();
+        let me = b.side_to_move();
+        for (i, &p) in line.iter().enumerate() {
+            assert!(b.is_legal(p), "move {i} {p:?} illegal");
+            if i + 1 == line.len() {
+                assert!(b.wins_by(me, p));
+            }
+            b.play(p);
+        }
+    }
+
+    #[test]
+    fn finds_a_double_four() {
+        // Black makes two fours at once on (5,1).
+        let b = parse_diagram(
+            "
+            . . . . . . . . . . . .
+            . . x x x . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . x . . . . . .
+            . . . . . x . . . . . .
+            . . . . . x . . . . . .
+            . . . . . . . . . . . .
+            . o o . o . . . . . . .
+            . . . . o . . . . . . .
+            . . o o . . o . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .",
+        )
+        .unwrap()
+        .to_board(Rule::Freestyle)
+        .unwrap();
+        let mut bb = b.clone();
+        let line = Vcf::new(100_000).solve(&mut bb, 15).expect("vcf");
+        check_line(&b, &line);
+    }
+
+    #[test]
+    fn no_vcf_without_fours() {
+        let b = parse_diagram(
+            "
+            . . . . . . .
+            . . x . . . .
+            . . . o . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .",
+        )
+        .unwrap()
+        .to_board(Rule::Freestyle)
+        .unwrap();
+        let mut bb = b.clone();
+        assert!(Vcf::new(10_000).solve(&mut bb, 20).is_none());
+    }
+}
