@@ -128,7 +128,7 @@ pub struct Board {
     grid: Grid,
     rule: Rule,
     tables: &'static ShapeTables,
-    sq: Box<[SquareState]>,
+    sq: Box<[SquareState; AREA]>,
     counts: [[u16; Threat::COUNT]; 2],
     totals: [i32; 2],
     hash: u64,
@@ -136,7 +136,7 @@ pub struct Board {
     history: Vec<(Pos, Color)>,
     stones: usize,
     walls: usize,
-    combos: &'static [(u8, i32)],
+    combos: &'static [u32],
     /// Smallest rectangle holding every stone (x0, y0, x1, y1), and its value before each stone.
     bbox: Option<(u8, u8, u8, u8)>,
     bbox_stack: Vec<Option<(u8, u8, u8, u8)>>,
@@ -185,7 +185,7 @@ impl Board {
             grid: Grid::new(width, height),
             rule,
             tables: tables(rule),
-            sq: vec![SquareState::default(); AREA].into_boxed_slice(),
+            sq: Box::new([SquareState::default(); AREA]),
             counts: [[0; Threat::COUNT]; 2],
             totals: [0; 2],
             hash: 0,
@@ -448,6 +448,8 @@ impl Board {
         self.grid.set(p, c);
         self.forget(p);
         let code = code(c);
+        let reach = self.tables.reach();
+        let mut delta = [0; 2];
         for (d, &dir) in DIRS.iter().enumerate() {
             for k in -5isize..=5 {
                 if k == 0 {
@@ -455,11 +457,15 @@ impl Board {
                 }
                 let q = p.step(dir, -k);
                 self.sq[q.idx()].keys[d] |= code << (2 * slot(k));
-                if self.grid.get(q) == Cell::Empty {
-                    self.refresh_line(q, d);
+                if self.grid.get(q) == Cell::Empty && k.abs() <= reach {
+                    let [b, w] = self.refresh_line(q, d);
+                    delta[0] += b;
+                    delta[1] += w;
                 }
             }
         }
+        self.totals[0] += delta[0];
+        self.totals[1] += delta[1];
         if c != Cell::Wall {
             self.adjust_near(p, 1);
         }
@@ -469,6 +475,8 @@ impl Board {
         let c = self.grid.get(p);
         self.hash ^= zkey(c, p);
         self.grid.set(p, Cell::Empty);
+        let reach = self.tables.reach();
+        let mut delta = [0; 2];
         for (d, &dir) in DIRS.iter().enumerate() {
             for k in -5isize..=5 {
                 if k == 0 {
@@ -476,11 +484,15 @@ impl Board {
                 }
                 let q = p.step(dir, -k);
                 self.sq[q.idx()].keys[d] &= !(3 << (2 * slot(k)));
-                if self.grid.get(q) == Cell::Empty {
-                    self.refresh_line(q, d);
+                if self.grid.get(q) == Cell::Empty && k.abs() <= reach {
+                    let [b, w] = self.refresh_line(q, d);
+                    delta[0] += b;
+                    delta[1] += w;
                 }
             }
         }
+        self.totals[0] += delta[0];
+        self.totals[1] += delta[1];
         for d in 0..4 {
             self.set_shapes(p, d);
         }
@@ -502,23 +514,48 @@ impl Board {
 
     #[inline]
     fn set_shapes(&mut self, q: Pos, d: usize) {
+        let key = self.sq[q.idx()].keys[d];
+        let new = self.tables.shapes(key);
+        self.write_shapes(q, d, new);
+    }
+
+    #[inline]
+    fn write_shapes(&mut self, q: Pos, d: usize, new: [Shape; 2]) {
         const WEIGHT: [u16; 4] = [1000, 100, 10, 1];
         let s = &mut self.sq[q.idx()];
-        let key = s.keys[d];
-        for c in Color::BOTH {
-            let new = self.tables.shape(c, key);
-            let old = std::mem::replace(&mut s.shapes[c.idx()][d], new);
-            s.combo[c.idx()] = s.combo[c.idx()] + new.pattern() as u16 * WEIGHT[d]
-                - old.pattern() as u16 * WEIGHT[d];
+        for c in 0..2 {
+            let old = std::mem::replace(&mut s.shapes[c][d], new[c]);
+            s.combo[c] =
+                s.combo[c] + new[c].code() as u16 * WEIGHT[d] - old.code() as u16 * WEIGHT[d];
         }
     }
 
-    /// Recomputes line `d` of the empty square `q` and its threat and value.
+    /// Recomputes line `d` of the empty square `q` and, if its shapes changed, its threat and
+    /// value. Returns the change of each colour's value total (summed by the caller, which keeps
+    /// the totals out of a chain of memory updates).
     #[inline]
-    fn refresh_line(&mut self, q: Pos, d: usize) {
-        self.forget(q);
-        self.set_shapes(q, d);
-        self.learn(q);
+    fn refresh_line(&mut self, q: Pos, d: usize) -> [i32; 2] {
+        let s = &self.sq[q.idx()];
+        let key = s.keys[d];
+        let new = self.tables.shapes(key);
+        if new[0] == s.shapes[0][d] && new[1] == s.shapes[1][d] {
+            return [0, 0];
+        }
+        self.write_shapes(q, d, new);
+        let s = &mut self.sq[q.idx()];
+        let mut delta = [0; 2];
+        for c in 0..2 {
+            let packed = self.combos[s.combo[c] as usize];
+            let (t, v) = ((packed >> 16) as u8, packed as u16 as i16 as i32);
+            if t != s.threat[c] {
+                self.counts[c][s.threat[c] as usize] -= 1;
+                self.counts[c][t as usize] += 1;
+                s.threat[c] = t;
+            }
+            delta[c] = v - s.value[c];
+            s.value[c] = v;
+        }
+        delta
     }
 
     /// Removes the empty square `q`'s threat and value from the totals.
@@ -536,7 +573,8 @@ impl Board {
     fn learn(&mut self, q: Pos) {
         let s = &mut self.sq[q.idx()];
         for c in 0..2 {
-            let (t, v) = self.combos[s.combo[c] as usize];
+            let packed = self.combos[s.combo[c] as usize];
+            let (t, v) = ((packed >> 16) as u8, packed as u16 as i16 as i32);
             s.threat[c] = t;
             s.value[c] = v;
             self.counts[c][t as usize] += 1;
@@ -619,9 +657,10 @@ fn bounding_box(it: impl Iterator<Item = Pos>) -> Option<(u8, u8, u8, u8)> {
 
 /// Threat class and value of every combination of four line patterns (index: the four patterns
 /// as decimal digits).
-fn combos() -> &'static [(u8, i32)] {
+fn combos() -> &'static [u32] {
     use std::sync::OnceLock;
-    static COMBOS: OnceLock<Box<[(u8, i32)]>> = OnceLock::new();
+    // Packed as threat << 16 | value (16 bits) to keep the table small enough for the cache.
+    static COMBOS: OnceLock<Box<[u32]>> = OnceLock::new();
     COMBOS.get_or_init(|| {
         (0..10_000)
             .map(|i: usize| {
@@ -629,7 +668,8 @@ fn combos() -> &'static [(u8, i32)] {
                 let t = Threat::classify(pats);
                 let v = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i32>()
                     + THREAT_BONUS[t as usize];
-                (t as u8, v)
+                debug_assert!(v < i16::MAX as i32);
+                (t as u32) << 16 | (v as u16 as u32)
             })
             .collect()
     })

@@ -8,7 +8,6 @@
 
 use crate::rules::Rule;
 use crate::types::{Cell, Color};
-use std::sync::OnceLock;
 
 /// The shape one stone makes on one line. Ordered from weakest to strongest.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
@@ -101,9 +100,6 @@ impl FiveKind {
             Rule::CaroExact => FiveKind::CaroExact,
         }
     }
-    fn index(self) -> usize {
-        self as usize
-    }
 }
 
 /// One entry of a shape table: the pattern (low four bits) and whether the stone would make an
@@ -117,6 +113,11 @@ impl Shape {
     pub fn pattern(self) -> Pattern {
         Pattern::from_u8(self.0 & 15)
     }
+    /// The pattern's number (its place in `Pattern::ALL`).
+    #[inline]
+    pub fn code(self) -> u8 {
+        self.0 & 15
+    }
     /// The stone would stand in a run of six or more.
     #[inline]
     pub fn overline(self) -> bool {
@@ -124,45 +125,73 @@ impl Shape {
     }
 }
 
-/// Shape tables for one rule: black's and white's view of every line key.
+/// Shape tables for one rule: black's and white's shape side by side for every line key, so one
+/// memory access serves both colours. When both colours judge fives by length alone (freestyle),
+/// the two outermost squares never matter and the table is indexed by the inner eight squares
+/// only (128 KiB instead of 2 MiB: it stays in the cache).
 pub struct ShapeTables {
-    tables: [&'static [Shape]; 2],
+    pairs: Box<[[Shape; 2]]>,
+    compact: bool,
 }
 
+/// Key bits of the inner eight squares (slots 1..=8).
+const INNER_SHIFT: u32 = 2;
+const INNER_MASK: u32 = 0xFFFF;
+
 impl ShapeTables {
-    /// The tables for a rule (computed once per kind of five, on first use).
+    /// The tables for a rule.
     pub fn for_rule(rule: Rule) -> ShapeTables {
-        ShapeTables {
-            tables: [
-                table(FiveKind::of(rule, Color::Black), Color::Black),
-                table(FiveKind::of(rule, Color::White), Color::White),
-            ],
+        let kinds = [
+            FiveKind::of(rule, Color::Black),
+            FiveKind::of(rule, Color::White),
+        ];
+        let black = build(kinds[0]);
+        let white_as_black = if kinds[1] == kinds[0] {
+            None
+        } else {
+            Some(build(kinds[1]))
+        };
+        let white_view =
+            |k: u32| white_as_black.as_ref().unwrap_or(&black)[swap_colors(k) as usize];
+        let compact = kinds.iter().all(|&k| k == FiveKind::AnyLength);
+        let pairs = if compact {
+            (0..=INNER_MASK)
+                .map(|inner| {
+                    let k = inner << INNER_SHIFT;
+                    [black[k as usize], white_view(k)]
+                })
+                .collect()
+        } else {
+            (0..KEY_SPACE as u32)
+                .map(|k| [black[k as usize], white_view(k)])
+                .collect()
+        };
+        ShapeTables { pairs, compact }
+    }
+    /// How far along a line a stone changes the shapes of the squares: 5, or 4 for compact
+    /// tables (whose shapes ignore the outermost squares).
+    #[inline]
+    pub fn reach(&self) -> isize {
+        if self.compact {
+            4
+        } else {
+            5
+        }
+    }
+    /// Black's and white's shapes on a line with this key. (In compact tables the overline
+    /// flag is not kept: only renju black, whose table is never compact, needs it.)
+    #[inline]
+    pub fn shapes(&self, key: u32) -> [Shape; 2] {
+        if self.compact {
+            self.pairs[((key >> INNER_SHIFT) & INNER_MASK) as usize]
+        } else {
+            self.pairs[(key as usize) & (KEY_SPACE - 1)]
         }
     }
     /// The shape a stone of `color` makes on a line with this key.
     #[inline]
     pub fn shape(&self, color: Color, key: u32) -> Shape {
-        self.tables[color.idx()][key as usize]
-    }
-}
-
-/// Tables, built on first use: one per kind of five and colour (white's is black's with the
-/// stone colours swapped in the key).
-fn table(kind: FiveKind, color: Color) -> &'static [Shape] {
-    static TABLES: [[OnceLock<Box<[Shape]>>; 2]; 4] = [
-        [OnceLock::new(), OnceLock::new()],
-        [OnceLock::new(), OnceLock::new()],
-        [OnceLock::new(), OnceLock::new()],
-        [OnceLock::new(), OnceLock::new()],
-    ];
-    let black = TABLES[kind.index()][0].get_or_init(|| build(kind));
-    match color {
-        Color::Black => black,
-        Color::White => TABLES[kind.index()][1].get_or_init(|| {
-            (0..KEY_SPACE as u32)
-                .map(|k| black[swap_colors(k) as usize])
-                .collect()
-        }),
+        self.shapes(key)[color.idx()]
     }
 }
 
@@ -374,5 +403,21 @@ mod tests {
             t.shape(Color::White, swap_colors(k)).pattern(),
             Pattern::Flex4
         );
+    }
+}
+#[cfg(test)]
+mod compact_check {
+    use super::*;
+    #[test]
+    fn compact_equals_full() {
+        let full = build(FiveKind::AnyLength);
+        let t = ShapeTables::for_rule(Rule::Freestyle);
+        for k in 0..KEY_SPACE as u32 {
+            assert_eq!(
+                full[k as usize].pattern(),
+                t.shape(Color::Black, k).pattern(),
+                "key {k:x}"
+            );
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! Rule numbers follow `INFO rule` (protocol.md §7.1); the win conditions and the renju foul judge
 //! follow what the Gomocup referees (Piskvork, GomocupJudge) actually implement (§7.2–§7.5).
 
-use crate::types::{Cell, Color, Pos, DIRS, MAX_SIDE, PAD, STRIDE};
+use crate::types::{Cell, Color, Pos, AREA, DIRS, MAX_SIDE, PAD, STRIDE};
 
 /// The rule a game is played under.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -113,7 +113,7 @@ impl Rule {
 /// The squares of a board: a fixed padded array (border squares are walls) and the board's size.
 #[derive(Clone)]
 pub struct Grid {
-    cells: Box<[Cell]>,
+    cells: Box<[Cell; AREA]>,
     width: usize,
     height: usize,
 }
@@ -122,7 +122,7 @@ impl Grid {
     /// An empty `width`×`height` board (sides 1..=MAX_SIDE).
     pub fn new(width: usize, height: usize) -> Grid {
         assert!((1..=MAX_SIDE).contains(&width) && (1..=MAX_SIDE).contains(&height));
-        let mut cells = vec![Cell::Wall; STRIDE * STRIDE].into_boxed_slice();
+        let mut cells = Box::new([Cell::Wall; AREA]);
         for y in 0..height {
             for x in 0..width {
                 cells[Pos::new(x, y).idx()] = Cell::Empty;

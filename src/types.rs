@@ -11,8 +11,10 @@ pub const MIN_SIDE: usize = 5;
 pub const PAD: usize = 5;
 /// Distance between two rows in the cell array (fixed, so a `Pos` means the same on every size).
 pub const STRIDE: usize = MAX_SIDE + 2 * PAD;
-/// Number of cells in the array, border included.
-pub const AREA: usize = STRIDE * STRIDE;
+/// Size of every per-square array: a power of two above `STRIDE * STRIDE`, so that indexing
+/// with a masked `Pos` needs no bounds check.
+pub const AREA: usize = 2048;
+const _: () = assert!(STRIDE * STRIDE <= AREA && AREA.is_power_of_two());
 
 /// The four line directions as index steps: horizontal, vertical, diagonal, anti-diagonal.
 pub const DIRS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
@@ -106,7 +108,7 @@ impl Pos {
     /// Index into per-cell arrays.
     #[inline]
     pub fn idx(self) -> usize {
-        self.0 as usize
+        self.0 as usize & (AREA - 1)
     }
     /// The square `k` steps along direction `dir` (an entry of `DIRS`); stays in the array for
     /// on-board squares and |k| <= PAD.

@@ -1,0 +1,153 @@
+//! The Gomocup/Piskvork ("pbrain") front end: lines from the manager become [`Command`]s, the
+//! [`session`](session::Session) keeps the position and the settings and runs searches on a
+//! worker thread, and every line goes out through one locked [`Output`]. The contract is
+//! `docs/protocol.md`; the choices where managers disagree are listed in [`session`].
+//!
+//! Threads: a reader thread turns stdin into timestamped lines ([`input`]), the search runs on a
+//! worker thread, and the session loop (the caller's thread) receives both on one channel, so it
+//! hears `YXSTOP`, `END` or `INFO timeout_turn 0` while a search runs.
+//!
+//! Logging goes to a file only, when `PENTAD_LOG` names one ([`init_logging`]); nothing is ever
+//! written to stderr.
+
+pub mod command;
+pub mod input;
+pub mod output;
+pub mod session;
+
+pub use command::{parse_command, Command, Info};
+pub use output::Output;
+pub use session::{Engine, Exit};
+
+use crate::search::{self, Searcher};
+use crate::types::{is_decisive, Pos, AREA, MAX_SIDE, PAD, STRIDE, WIN};
+use std::io::{Read, Write};
+use std::sync::mpsc;
+
+/// Runs the protocol on `input`/`output` (stdin/stdout for the engine, buffers or pipes in
+/// tests) until `END`, the end of input, or a broken output, with the real searcher.
+pub fn run<R, W>(input: R, output: W) -> Exit
+where
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+{
+    run_with(input, output, Searcher::new)
+}
+
+/// [`run`] with any engine; `make_engine(hash_bytes)` is called when the first search needs one.
+pub fn run_with<R, W, E, F>(input: R, output: W, make_engine: F) -> Exit
+where
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+    E: Engine,
+    F: FnMut(usize) -> E + 'static,
+{
+    let (tx, rx) = mpsc::channel::<session::Event<E>>();
+    let out = Output::new(output);
+    if let Err(e) = input::spawn_reader(input, tx.clone()) {
+        log::error!("cannot start the input thread: {e}");
+        return Exit::Eof;
+    }
+    let mut s = session::Session::new(out, tx, Box::new(make_engine));
+    let exit = s.run(&rx);
+    log::debug!("session ended: {exit:?}");
+    exit
+}
+
+/// Engine name in `ABOUT`.
+pub const NAME: &str = "pentad";
+/// Author in `ABOUT`.
+pub const AUTHOR: &str = "Pentad developers";
+/// Country in `ABOUT`.
+pub const COUNTRY: &str = "International";
+
+/// The `ABOUT` answer: one line of `key="value"` pairs; values hold no `,` `"` `=` (some
+/// managers split on them, protocol.md §2.9).
+pub fn about_line() -> String {
+    let www = [env!("CARGO_PKG_HOMEPAGE"), env!("CARGO_PKG_REPOSITORY")]
+        .into_iter()
+        .find(|s| !s.is_empty())
+        .unwrap_or("none");
+    let clean = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !matches!(c, ',' | '"' | '=') && !c.is_control())
+            .collect()
+    };
+    format!(
+        "name=\"{}\", version=\"{}\", author=\"{}\", country=\"{}\", www=\"{}\"",
+        clean(NAME),
+        clean(env!("CARGO_PKG_VERSION")),
+        clean(AUTHOR),
+        clean(COUNTRY),
+        clean(www)
+    )
+}
+
+/// The text of the `MESSAGE` line for a completed iteration:
+/// `depth D seldepth S score V nodes N nps R time MS pv x,y x,y …`; forced results show as
+/// `+M<plies>` / `-M<plies>`.
+pub fn format_info(info: &search::Info) -> String {
+    let v = info.score;
+    let score = if is_decisive(v) {
+        if v > 0 {
+            format!("+M{}", WIN - v)
+        } else {
+            format!("-M{}", WIN + v)
+        }
+    } else {
+        v.to_string()
+    };
+    let mut s = format!(
+        "depth {} seldepth {} score {score} nodes {} nps {} time {}",
+        info.depth,
+        info.seldepth,
+        info.nodes,
+        info.nps(),
+        info.elapsed.as_millis()
+    );
+    let pv: Vec<String> = info
+        .pv
+        .iter()
+        .take_while(|&&p| valid_pos(p))
+        .map(Pos::to_string)
+        .collect();
+    if !pv.is_empty() {
+        s.push_str(" pv ");
+        s.push_str(&pv.join(" "));
+    }
+    s
+}
+
+/// True when `p` names a square of some board (not `Pos::NONE`, not the padding).
+fn valid_pos(p: Pos) -> bool {
+    let i = p.idx();
+    !p.is_none()
+        && i < AREA
+        && (PAD..PAD + MAX_SIDE).contains(&(i % STRIDE))
+        && (PAD..PAD + MAX_SIDE).contains(&(i / STRIDE))
+}
+
+/// Starts logging when the environment variable `PENTAD_LOG` names a file (appended to), at the
+/// level or filter in `PENTAD_LOG_LEVEL` (default `debug`). Otherwise logging stays off. Never
+/// logs to stdout or stderr.
+pub fn init_logging() {
+    let Some(path) = std::env::var_os("PENTAD_LOG").filter(|p| !p.is_empty()) else {
+        return;
+    };
+    let Ok(file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+    else {
+        return;
+    };
+    let level = std::env::var("PENTAD_LOG_LEVEL").unwrap_or_else(|_| "debug".into());
+    let _ = env_logger::Builder::new()
+        .parse_filters(&level)
+        .write_style(env_logger::WriteStyle::Never)
+        .target(env_logger::Target::Pipe(Box::new(file)))
+        .try_init();
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,872 @@
+//! The session: the position, the manager's settings and the search, driven by input lines and
+//! by the search worker's results, all arriving on one channel.
+//!
+//! How the protocol's open questions are settled here (protocol.md §13):
+//! * `START`/`RESTART` reset the position and keep every `INFO` setting; they answer exactly `OK`.
+//! * Bad `TURN`/`TAKEBACK`/`PLAY` coordinates: one `ERROR` line, position unchanged, no move.
+//! * `BOARD` replaces the position. Bad, duplicate or off-board stone lines are skipped, reported
+//!   in one `MESSAGE` line, and a move is still answered (§13.5).
+//! * Colours in `BOARD`/`YXBOARD` (field 1 = own, 2 = opponent): I am the side to move, and I am
+//!   black when I have at least as many stones as the opponent, white otherwise. That gives the
+//!   two normal cases (equal counts: black; opponent one stone ahead: white) and, for
+//!   inconsistent counts, makes the side with more stones black.
+//! * `TURN` places the opponent's stone for the side to move, then the engine answers for the
+//!   other side; a first `TURN` after `START` is therefore black's first stone.
+//! * A search ends in exactly one move line, also when stopped by `YXSTOP`, `INFO timeout_turn 0`
+//!   or by a command that changes the position (§13.8); `END` ends everything with no output.
+//! * Lines that had already been read when a search started (a script piped in one go) do not
+//!   interrupt it: they wait for its move. End of input stops every search at once (each still
+//!   answers its move) and then ends the session.
+
+use super::command::{excerpt, parse_command, parse_stone_line, Command, Info, StoneLine};
+use super::input::Input;
+use super::output::Output;
+use super::{about_line, format_info};
+use crate::board::Board;
+use crate::rules::Rule;
+use crate::search::{self, Limits, Outcome, Searcher};
+use crate::time::{TimeControl, UNLIMITED_MS};
+use crate::types::{Color, Depth, Pos, AREA, MAX_SIDE, MIN_SIDE, PAD, STRIDE};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Memory limit assumed when the manager sets none (`max_memory` 0 or absent): Gomocup's 350 MiB.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 350 << 20;
+/// Share of the memory limit given to the transposition table, in percent.
+pub const HASH_SHARE_PCT: u64 = 45;
+/// Most search threads accepted from `INFO thread_num`.
+pub const MAX_THREADS: usize = 256;
+/// Deepest `INFO max_depth` passed on.
+pub const MAX_DEPTH: i64 = 1000;
+/// Longest search for a Swap2 decision (case 2/3), on top of the move's own budget.
+pub const SWAP2_MAX_TIME: Duration = Duration::from_secs(5);
+/// Stack of the search worker thread.
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+
+/// What the session needs from a search engine: [`Searcher`]'s API. Tests plug in fakes.
+pub trait Engine: Send + 'static {
+    /// Searches `board` for the side to move (see [`Searcher::search`]).
+    fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&search::Info),
+    ) -> Outcome;
+    /// Resizes the table to at most `bytes`.
+    fn resize(&mut self, bytes: usize);
+    /// Empties the table.
+    fn clear(&mut self);
+}
+
+impl Engine for Searcher {
+    fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&search::Info),
+    ) -> Outcome {
+        Searcher::search(self, board, limits, stop, report)
+    }
+    fn resize(&mut self, bytes: usize) {
+        Searcher::resize(self, bytes)
+    }
+    fn clear(&mut self) {
+        Searcher::clear(self)
+    }
+}
+
+/// Why the session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// `END` was received.
+    End,
+    /// The input ended.
+    Eof,
+    /// The output could not be written (the manager is gone).
+    BrokenPipe,
+}
+
+/// What arrives on the session's channel.
+pub enum Event<E> {
+    /// From the input reader.
+    Input(Input),
+    /// A search finished.
+    Done(Box<Done<E>>),
+}
+
+impl<E> From<Input> for Event<E> {
+    fn from(i: Input) -> Self {
+        Event::Input(i)
+    }
+}
+
+/// A finished search, handed back by the worker thread.
+pub struct Done<E> {
+    /// The engine, back for the next search (`None` if it panicked).
+    engine: Option<E>,
+    /// The result (`None` if the engine panicked or could not be run).
+    outcome: Option<Outcome>,
+    purpose: Purpose,
+    /// When the command that asked for it arrived.
+    start: Instant,
+}
+
+/// What a search was run for, i.e. how its result is answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// A move line `x,y`, played on the board.
+    Move,
+    /// SWAP2BOARD case 2 (3 stones) or 3 (5 stones): `SWAP` or one move.
+    Swap2,
+}
+
+/// The kind of stone block being read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BlockKind {
+    Board,
+    YxBoard,
+    Swap2,
+}
+
+impl BlockKind {
+    fn name(self) -> &'static str {
+        match self {
+            BlockKind::Board => "BOARD",
+            BlockKind::YxBoard => "YXBOARD",
+            BlockKind::Swap2 => "SWAP2BOARD",
+        }
+    }
+}
+
+/// A stone block being read (`BOARD` … `DONE`).
+struct Block {
+    kind: BlockKind,
+    /// Stamp of the opening line (the move's budget counts from it).
+    start: Instant,
+    stones: Vec<(i64, i64, Option<i64>)>,
+    /// Rejected lines, with the reason.
+    bad: Vec<String>,
+}
+
+/// A line waiting for the running search to end.
+struct Pending {
+    text: String,
+    at: Instant,
+    /// Read before the search started (a piped script): its clock starts when it is handled.
+    restamp: bool,
+}
+
+/// A search in progress.
+struct Running {
+    stop: Arc<AtomicBool>,
+    started: Instant,
+}
+
+/// The session state.
+pub struct Session<E: Engine> {
+    out: Output,
+    tx: Sender<Event<E>>,
+    make_engine: Box<dyn FnMut(usize) -> E>,
+    board: Option<Board>,
+    rule: Rule,
+    tc: TimeControl,
+    max_memory: i64,
+    hash_kb: Option<i64>,
+    max_depth: Option<Depth>,
+    max_nodes: Option<u64>,
+    threads: usize,
+    /// The engine while idle (`None` before the first search, or while it searches).
+    engine: Option<E>,
+    /// Table size the engine was made or last resized for.
+    engine_bytes: usize,
+    running: Option<Running>,
+    block: Option<Block>,
+    pending: VecDeque<Pending>,
+    /// A queued line opened a stone block whose `DONE` is not queued yet.
+    pending_block: bool,
+    eof: bool,
+}
+
+impl<E: Engine> Session<E> {
+    /// A session writing to `out`; `tx` is the sending side of the channel the session loop
+    /// reads; `make_engine(bytes)` makes the engine when the first search needs it.
+    pub fn new(
+        out: Output,
+        tx: Sender<Event<E>>,
+        make_engine: Box<dyn FnMut(usize) -> E>,
+    ) -> Session<E> {
+        Session {
+            out,
+            tx,
+            make_engine,
+            board: None,
+            rule: Rule::Freestyle,
+            tc: TimeControl::default(),
+            max_memory: 0,
+            hash_kb: None,
+            max_depth: None,
+            max_nodes: None,
+            threads: 1,
+            engine: None,
+            engine_bytes: 0,
+            running: None,
+            block: None,
+            pending: VecDeque::new(),
+            pending_block: false,
+            eof: false,
+        }
+    }
+
+    /// Runs until `END`, the end of input, or a broken output.
+    pub fn run(&mut self, rx: &Receiver<Event<E>>) -> Exit {
+        loop {
+            if self.out.is_broken() {
+                self.stop_search();
+                return Exit::BrokenPipe;
+            }
+            if self.running.is_none() {
+                if let Some(p) = self.pending.pop_front() {
+                    if self.pending.is_empty() {
+                        self.pending_block = false;
+                    }
+                    let at = if p.restamp { Instant::now() } else { p.at };
+                    if let Some(exit) = self.handle_line(&p.text, at) {
+                        return exit;
+                    }
+                    continue;
+                }
+                if self.eof {
+                    return Exit::Eof;
+                }
+            }
+            let Ok(event) = rx.recv() else {
+                return Exit::Eof;
+            };
+            match event {
+                Event::Input(Input::Line { text, at }) => {
+                    let exit = if self.running.is_some() {
+                        self.line_while_searching(text, at)
+                    } else {
+                        self.handle_line(&text, at)
+                    };
+                    if let Some(exit) = exit {
+                        return exit;
+                    }
+                }
+                Event::Input(Input::Eof) => {
+                    self.eof = true;
+                    self.stop_search();
+                }
+                Event::Done(done) => self.finish_search(*done),
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Lines
+
+    /// A line that arrived while a search runs.
+    fn line_while_searching(&mut self, text: String, at: Instant) -> Option<Exit> {
+        let started = self.running.as_ref().map_or(at, |r| r.started);
+        if at <= started {
+            // Already read when the search started: it waits for the move.
+            self.queue(text, at, true);
+            return None;
+        }
+        if self.pending_block {
+            // Stone lines of a queued BOARD: only END cuts in.
+            if parse_command(&text) == Command::End {
+                return Some(self.end());
+            }
+            self.queue(text, at, false);
+            return None;
+        }
+        let cmd = parse_command(&text);
+        match cmd {
+            Command::Blank | Command::YxShowInfo => {}
+            Command::Stop => self.stop_search(),
+            Command::End => return Some(self.end()),
+            Command::Info(info) => self.apply_info(info),
+            c if c.interrupts_search() => {
+                self.stop_search();
+                self.queue(text, at, false);
+            }
+            // ABOUT, YXSHOWFORBID, unknown commands…: answered after the move.
+            _ => self.queue(text, at, false),
+        }
+        None
+    }
+
+    fn queue(&mut self, text: String, at: Instant, restamp: bool) {
+        if self.pending_block {
+            if parse_stone_line(&text) == StoneLine::Done {
+                self.pending_block = false;
+            }
+        } else if parse_command(&text).opens_block() {
+            self.pending_block = true;
+        }
+        self.pending.push_back(Pending { text, at, restamp });
+    }
+
+    /// Handles one line while no search runs.
+    fn handle_line(&mut self, text: &str, at: Instant) -> Option<Exit> {
+        if self.block.is_some() {
+            return self.block_line(text);
+        }
+        let cmd = parse_command(text);
+        log::debug!("command {cmd:?}");
+        match cmd {
+            Command::Blank | Command::YxShowInfo => {}
+            Command::Info(info) => self.apply_info(info),
+            Command::Start { size } => self.start(size, size),
+            Command::RectStart { width, height } => self.start(width, height),
+            Command::Restart => match &mut self.board {
+                Some(b) => {
+                    b.clear();
+                    self.out.line("OK");
+                }
+                None => self.out.error("RESTART before START: no board to restart"),
+            },
+            Command::Begin => {
+                if self.board.is_some() {
+                    self.search_move(at);
+                } else {
+                    self.no_board("BEGIN");
+                }
+            }
+            Command::Turn { x, y } => self.turn(x, y, at),
+            Command::Board => self.open_block(BlockKind::Board, at),
+            Command::YxBoard => self.open_block(BlockKind::YxBoard, at),
+            Command::Swap2Board => self.open_block(BlockKind::Swap2, at),
+            Command::End => return Some(self.end()),
+            Command::About => self.out.line(&about_line()),
+            Command::Takeback { x, y } => self.takeback(x, y),
+            Command::Play { x, y } => self.play(x, y),
+            Command::Stop => {}
+            Command::YxShowForbid => self.show_forbid(),
+            Command::YxHashClear => {
+                if let Some(e) = &mut self.engine {
+                    e.clear();
+                }
+                self.out.message("hash table cleared");
+            }
+            Command::Malformed { reason, .. } => self.out.error(&reason),
+            Command::Unknown { word } => self.out.line(&format!("UNKNOWN command {word}")),
+        }
+        None
+    }
+
+    fn end(&mut self) -> Exit {
+        self.out.close();
+        self.stop_search();
+        Exit::End
+    }
+
+    fn no_board(&self, command: &str) {
+        self.out
+            .error(&format!("{command} before START: no board yet"));
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Settings
+
+    fn apply_info(&mut self, info: Info) {
+        log::debug!("info {info:?}");
+        match info {
+            Info::TimeoutTurn(v) => {
+                self.tc.turn_ms = Some(v);
+                if v <= 0 {
+                    // Piskvork's "Continue": answer now.
+                    self.stop_search();
+                }
+            }
+            Info::TimeoutMatch(v) => self.tc.match_ms = Some(v),
+            Info::TimeLeft(v) => self.tc.left_ms = Some(v),
+            Info::TimeIncrement(v) => self.tc.increment_ms = v.max(0),
+            Info::MaxMemory(v) => {
+                self.max_memory = v;
+                self.resize_engine();
+            }
+            Info::HashSize(v) => {
+                self.hash_kb = (v > 0).then_some(v);
+                self.resize_engine();
+            }
+            Info::MaxDepth(v) => {
+                self.max_depth = (v > 0).then(|| v.min(MAX_DEPTH) as Depth);
+            }
+            Info::MaxNode(v) => self.max_nodes = (v > 0).then_some(v as u64),
+            Info::ThreadNum(v) => self.threads = v.clamp(1, MAX_THREADS as i64) as usize,
+            Info::Rule(v) => {
+                self.rule = Rule::from_info(v);
+                if let Some(b) = &mut self.board {
+                    b.set_rule(self.rule);
+                }
+            }
+            Info::GameType(_)
+            | Info::Evaluate { .. }
+            | Info::Folder(_)
+            | Info::Extension { .. }
+            | Info::UnknownKey { .. }
+            | Info::BadValue { .. } => {}
+        }
+    }
+
+    /// Bytes for the transposition table: `HASH_SHARE_PCT` of the memory limit, or `hash_size`
+    /// if smaller, rounded down to whole MiB (at least 1 MiB).
+    pub fn hash_bytes(&self) -> usize {
+        const MIB: u64 = 1 << 20;
+        let limit = if self.max_memory > 0 {
+            self.max_memory as u64
+        } else {
+            DEFAULT_MEMORY_LIMIT
+        };
+        let mut bytes = limit / 100 * HASH_SHARE_PCT;
+        if let Some(kb) = self.hash_kb {
+            bytes = bytes.min((kb as u64).saturating_mul(1024));
+        }
+        let bytes = (bytes / MIB * MIB).max(MIB);
+        bytes.min(usize::MAX as u64) as usize
+    }
+
+    fn resize_engine(&mut self) {
+        let bytes = self.hash_bytes();
+        if let Some(e) = &mut self.engine {
+            if bytes != self.engine_bytes {
+                log::debug!("hash resized to {bytes} bytes");
+                e.resize(bytes);
+                self.engine_bytes = bytes;
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Position commands
+
+    fn start(&mut self, width: i64, height: i64) {
+        let ok = |s: i64| (MIN_SIDE as i64..=MAX_SIDE as i64).contains(&s);
+        if !ok(width) || !ok(height) {
+            let size = if width == height {
+                format!("{width}")
+            } else {
+                format!("{width}x{height}")
+            };
+            self.out.error(&format!(
+                "unsupported board size {size}: sides {MIN_SIDE} to {MAX_SIDE}"
+            ));
+            return;
+        }
+        match Board::new(width as usize, height as usize, self.rule) {
+            Ok(b) => {
+                self.board = Some(b);
+                self.out.line("OK");
+            }
+            Err(e) => self.out.error(&e.to_string()),
+        }
+    }
+
+    /// The on-board square (x, y) of the current board.
+    fn square(&self, x: i64, y: i64) -> Result<Pos, String> {
+        let b = self.board.as_ref().ok_or("no board yet")?;
+        b.pos(x, y).ok_or_else(|| {
+            format!(
+                "{x},{y} is off the {}x{} board",
+                b.width(),
+                b.height()
+            )
+        })
+    }
+
+    fn turn(&mut self, x: i64, y: i64, at: Instant) {
+        if self.board.is_none() {
+            return self.no_board("TURN");
+        }
+        let p = match self.square(x, y) {
+            Ok(p) => p,
+            Err(e) => return self.out.error(&format!("TURN {e}")),
+        };
+        let board = self.board.as_mut().expect("checked above");
+        if !board.is_empty(p) {
+            return self.out.error(&format!("TURN {p} is not empty"));
+        }
+        board.play(p);
+        self.search_move(at);
+    }
+
+    fn takeback(&mut self, x: i64, y: i64) {
+        if self.board.is_none() {
+            return self.no_board("TAKEBACK");
+        }
+        let p = match self.square(x, y) {
+            Ok(p) => p,
+            Err(e) => return self.out.error(&format!("TAKEBACK {e}")),
+        };
+        let board = self.board.as_mut().expect("checked above");
+        let owner = board.cell(p).color();
+        match owner {
+            Some(c) if board.remove(p) => {
+                // The owner of the stone taken back is to move again.
+                board.set_side_to_move(c);
+                self.out.line("OK");
+            }
+            _ => self.out.error(&format!("TAKEBACK {p}: no stone there")),
+        }
+    }
+
+    fn play(&mut self, x: i64, y: i64) {
+        if self.board.is_none() {
+            return self.no_board("PLAY");
+        }
+        let p = match self.square(x, y) {
+            Ok(p) => p,
+            Err(e) => return self.out.error(&format!("PLAY {e}")),
+        };
+        let board = self.board.as_mut().expect("checked above");
+        if !board.is_empty(p) {
+            return self.out.error(&format!("PLAY {p} is not empty"));
+        }
+        board.play(p);
+        self.out.line(&p.to_string());
+    }
+
+    fn show_forbid(&self) {
+        let mut s = String::from("FORBID ");
+        if let Some(b) = &self.board {
+            if b.rule() == Rule::Renju && b.side_to_move() == Color::Black {
+                for y in 0..b.height() {
+                    for x in 0..b.width() {
+                        let p = Pos::new(x, y);
+                        if b.is_empty(p) && b.is_foul(Color::Black, p) {
+                            s.push_str(&format!("{x:02}{y:02}"));
+                        }
+                    }
+                }
+            }
+        }
+        s.push('.');
+        self.out.line(&s);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Stone blocks
+
+    fn open_block(&mut self, kind: BlockKind, at: Instant) {
+        self.block = Some(Block {
+            kind,
+            start: at,
+            stones: Vec::new(),
+            bad: Vec::new(),
+        });
+    }
+
+    fn block_line(&mut self, text: &str) -> Option<Exit> {
+        let parsed = parse_stone_line(text);
+        let block = self.block.as_mut().expect("in a block");
+        match parsed {
+            StoneLine::Done => {
+                let block = self.block.take().expect("in a block");
+                self.finish_block(block);
+            }
+            StoneLine::Blank => {}
+            StoneLine::Stone { x, y, field } => block.stones.push((x, y, field)),
+            StoneLine::Bad => {
+                if parse_command(text) == Command::End {
+                    return Some(self.end());
+                }
+                block.bad.push(format!("'{}' is not x,y,field", excerpt(text)));
+            }
+        }
+        None
+    }
+
+    fn finish_block(&mut self, block: Block) {
+        let Some(board) = self.board.as_mut() else {
+            return self.no_board(block.kind.name());
+        };
+        if block.kind == BlockKind::Swap2 {
+            return self.swap2(block);
+        }
+        let mut bad = block.bad;
+        set_position(board, &block.stones, &mut bad);
+        if !bad.is_empty() {
+            let n = bad.len();
+            let shown: Vec<&str> = bad.iter().take(5).map(String::as_str).collect();
+            let more = if n > 5 { "; ..." } else { "" };
+            self.out.message(&format!(
+                "{} skipped {n} bad line{}: {}{more}",
+                block.kind.name(),
+                if n == 1 { "" } else { "s" },
+                shown.join("; ")
+            ));
+        }
+        if block.kind == BlockKind::Board {
+            self.search_move(block.start);
+        }
+    }
+
+    /// SWAP2BOARD: 0 stones → propose three; 3 or 5 stones → search, then `SWAP` or a move.
+    fn swap2(&mut self, block: Block) {
+        let board = self.board.as_mut().expect("checked by the caller");
+        if let Some(e) = block.bad.first() {
+            return self.out.error(&format!("SWAP2BOARD: {e}"));
+        }
+        let n = block.stones.len();
+        if !matches!(n, 0 | 3 | 5) {
+            return self
+                .out
+                .error(&format!("SWAP2BOARD needs 0, 3 or 5 stones, got {n}"));
+        }
+        let mut squares = Vec::with_capacity(n);
+        for &(x, y, field) in &block.stones {
+            let p = match board.pos(x, y) {
+                Some(p) if field.is_none() => p,
+                Some(_) => return self.out.error("SWAP2BOARD stones are x,y lines"),
+                None => return self.out.error(&format!("SWAP2BOARD {x},{y} is off the board")),
+            };
+            if squares.contains(&p) {
+                return self
+                    .out
+                    .error(&format!("SWAP2BOARD {p} is given twice"));
+            }
+            squares.push(p);
+        }
+        board.clear();
+        for &p in &squares {
+            board.play(p);
+        }
+        if n == 0 {
+            let opening = swap2_opening(board);
+            let answer: Vec<String> = opening.iter().map(Pos::to_string).collect();
+            for &p in &opening {
+                board.play(p);
+            }
+            self.out.line(&answer.join(" "));
+            return;
+        }
+        // White to move: search, then SWAP (take black) when white stands worse.
+        self.start_search(block.start, Purpose::Swap2);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Searches
+
+    /// Starts a search for the side to move, answered by a move line.
+    fn search_move(&mut self, at: Instant) {
+        let board = self.board.as_ref().expect("a board");
+        if board.empty_count() == 0 {
+            return self.out.error("no move possible: the board is full");
+        }
+        self.start_search(at, Purpose::Move);
+    }
+
+    fn limits(&self, start: Instant, purpose: Purpose) -> Limits {
+        let bounded = self.max_depth.is_some() || self.max_nodes.is_some();
+        let mut budget = self.tc.budget(bounded);
+        if purpose == Purpose::Swap2 {
+            budget.hard = budget.hard.min(SWAP2_MAX_TIME);
+            budget.soft = budget.soft.min(budget.hard);
+        }
+        Limits {
+            start,
+            budget,
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+            threads: self.threads,
+        }
+    }
+
+    fn start_search(&mut self, at: Instant, purpose: Purpose) {
+        let board = self.board.clone().expect("a board");
+        let limits = self.limits(at, purpose);
+        log::debug!("search {purpose:?} {limits:?}");
+        let engine = match self.engine.take() {
+            Some(e) => e,
+            None => {
+                let bytes = self.hash_bytes();
+                self.engine_bytes = bytes;
+                (self.make_engine)(bytes)
+            }
+        };
+        // Lines still waiting now wait for this search to run its course: their clock starts
+        // when they are handled.
+        for p in &mut self.pending {
+            p.restamp = true;
+        }
+        let stop = Arc::new(AtomicBool::new(self.eof));
+        let (out, tx, flag) = (self.out.clone(), self.tx.clone(), stop.clone());
+        let job = move || {
+            let mut engine = engine;
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                engine.search(&board, &limits, &flag, &mut |info| {
+                    out.message(&format_info(info))
+                })
+            }));
+            let (engine, outcome) = match result {
+                Ok(o) => (Some(engine), Some(o)),
+                Err(_) => {
+                    log::error!("the search panicked");
+                    (None, None)
+                }
+            };
+            let done = Done {
+                engine,
+                outcome,
+                purpose,
+                start: limits.start,
+            };
+            let _ = tx.send(Event::Done(Box::new(done)));
+        };
+        let spawned = thread::Builder::new()
+            .name("pentad-search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(job);
+        if let Err(e) = spawned {
+            // Answer anyway, from the evaluation alone.
+            log::error!("cannot start the search thread: {e}");
+            let done = Done {
+                engine: None,
+                outcome: None,
+                purpose,
+                start: at,
+            };
+            let _ = self.tx.send(Event::Done(Box::new(done)));
+        }
+        self.running = Some(Running {
+            stop,
+            started: Instant::now(),
+        });
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(r) = &self.running {
+            r.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn finish_search(&mut self, done: Done<E>) {
+        self.running = None;
+        if let Some(e) = done.engine {
+            self.engine = Some(e);
+            self.resize_engine();
+        }
+        // Keep a match clock that the manager does not re-send roughly right.
+        if let Some(left) = self.tc.left_ms {
+            if left < UNLIMITED_MS {
+                let spent = done.start.elapsed().as_millis().min(i64::MAX as u128) as i64;
+                self.tc.left_ms = Some(left.saturating_sub(spent));
+            }
+        }
+        let Some(board) = self.board.as_mut() else {
+            return;
+        };
+        let best = done.outcome.as_ref().map_or(Pos::NONE, |o| o.best);
+        if done.purpose == Purpose::Swap2 {
+            if let Some(o) = &done.outcome {
+                log::debug!("swap2 score for white {}", o.score);
+                if o.score < 0 {
+                    self.out.line("SWAP");
+                    return;
+                }
+            }
+        }
+        match legal_answer(board, best) {
+            Some(p) => {
+                board.play(p);
+                self.out.line(&p.to_string());
+            }
+            None => self.out.error("no move possible: the board is full"),
+        }
+    }
+}
+
+/// Replaces the position with the stones of a BOARD block, skipping (and describing in `bad`)
+/// off-board, duplicate and bad-field lines. Colours: see the module notes.
+fn set_position(board: &mut Board, stones: &[(i64, i64, Option<i64>)], bad: &mut Vec<String>) {
+    board.clear();
+    let mut taken = vec![false; AREA];
+    let mut good: Vec<(Pos, i64)> = Vec::with_capacity(stones.len());
+    for &(x, y, field) in stones {
+        let Some(p) = board.pos(x, y) else {
+            bad.push(format!("{x},{y} is off the board"));
+            continue;
+        };
+        let f = match field {
+            Some(f @ 1..=3) => f,
+            Some(f) => {
+                bad.push(format!("{x},{y},{f}: field must be 1, 2 or 3"));
+                continue;
+            }
+            None => {
+                bad.push(format!("{x},{y}: the field is missing"));
+                continue;
+            }
+        };
+        if taken[p.idx()] {
+            bad.push(format!("{x},{y} is given twice"));
+            continue;
+        }
+        taken[p.idx()] = true;
+        good.push((p, f));
+    }
+    let own = good.iter().filter(|&&(_, f)| f == 1).count();
+    let opp = good.iter().filter(|&&(_, f)| f == 2).count();
+    let me = if own >= opp { Color::Black } else { Color::White };
+    for &(p, f) in &good {
+        match f {
+            1 => board.put(p, me),
+            2 => board.put(p, me.opp()),
+            _ => board.put_wall(p),
+        }
+    }
+    board.set_side_to_move(me);
+}
+
+/// The three stones proposed in SWAP2BOARD case 1 (black, white, black), near the centre.
+fn swap2_opening(board: &Board) -> [Pos; 3] {
+    let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
+    let at = |dx: i64, dy: i64| board.pos(cx + dx, cy + dy).expect("near the centre");
+    [at(0, 0), at(1, 1), at(1, -2)]
+}
+
+/// True when `p` is a square of the board (any `Pos` value accepted).
+fn on_board(board: &Board, p: Pos) -> bool {
+    let i = p.idx();
+    if p.is_none() || i >= AREA || i % STRIDE < PAD || i / STRIDE < PAD {
+        return false;
+    }
+    board.pos(p.x() as i64, p.y() as i64) == Some(p)
+}
+
+/// The move to answer: the engine's `best` when it is playable (empty, on the board, and for
+/// renju black not a foul unless every move is), otherwise the best-looking playable square.
+/// `None` on a full board.
+pub fn legal_answer(board: &Board, best: Pos) -> Option<Pos> {
+    if board.empty_count() == 0 {
+        return None;
+    }
+    if on_board(board, best) && board.is_legal(best) {
+        return Some(best);
+    }
+    let moves = search::legal_moves(board);
+    if on_board(board, best) && board.is_empty(best) && moves.contains(&best) {
+        return Some(best);
+    }
+    if !best.is_none() {
+        log::warn!("the engine's move {best:?} is not playable");
+    }
+    let me = board.side_to_move();
+    let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
+    moves.into_iter().max_by_key(|&p| {
+        let d = (p.x() as i64 - cx).abs().max((p.y() as i64 - cy).abs());
+        (
+            board.value(me, p) * 2 + board.value(me.opp(), p),
+            std::cmp::Reverse(d),
+            std::cmp::Reverse(p),
+        )
+    })
+}
