@@ -1,1 +1,45 @@
-fn main() {}
+//! `pbrain-pentad`: with no arguments, the Gomocup (pbrain) protocol on stdin/stdout; `bench`
+//! runs the fixed-depth benchmark.
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: pbrain-pentad            speak the Gomocup/Piskvork protocol on stdin/stdout
+       pbrain-pentad bench [..] search the bench positions and print the node count
+       pbrain-pentad --help | --version
+
+Logging (off by default): PENTAD_LOG=<file> [PENTAD_LOG_LEVEL=debug|info|trace|<filter>]";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None => {
+            pentad::protocol::init_logging();
+            // A panic must not write to stderr (Piskvork reads stderr as protocol output).
+            std::panic::set_hook(Box::new(|info| log::error!("panic: {info}")));
+            let exit = pentad::protocol::run(std::io::stdin(), std::io::stdout());
+            log::debug!("exit: {exit:?}");
+            // Ends the process even if a stopped search thread is still unwinding.
+            std::process::exit(0)
+        }
+        Some("bench") => match pentad::bench::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("bench: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some("-V" | "--version" | "version") => {
+            println!("pbrain-pentad {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+        Some(other) => {
+            eprintln!("pbrain-pentad: unknown argument '{other}'\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -85,7 +85,10 @@ pub enum Command {
 impl Command {
     /// True for the commands that open a block of stone lines ended by `DONE`.
     pub fn opens_block(&self) -> bool {
-        matches!(self, Command::Board | Command::YxBoard | Command::Swap2Board)
+        matches!(
+            self,
+            Command::Board | Command::YxBoard | Command::Swap2Board
+        )
     }
 
     /// True for the commands that must interrupt a running search (protocol.md §13.8): they
@@ -445,10 +448,21 @@ mod tests {
 
     #[test]
     fn command_words_any_case_and_framing() {
-        for l in ["START 15", "start 15", "Start\t15\r\n", "  START   15  ", "START 15\r"] {
+        for l in [
+            "START 15",
+            "start 15",
+            "Start\t15\r\n",
+            "  START   15  ",
+            "START 15\r",
+        ] {
             assert_eq!(parse_command(l), Command::Start { size: 15 }, "{l:?}");
         }
-        for l in ["TURN 10,10", "turn 10, 10", "TURN\t10 ,\t10\r\n", "TURN 10 , 10 "] {
+        for l in [
+            "TURN 10,10",
+            "turn 10, 10",
+            "TURN\t10 ,\t10\r\n",
+            "TURN 10 , 10 ",
+        ] {
             assert_eq!(parse_command(l), Command::Turn { x: 10, y: 10 }, "{l:?}");
         }
         assert_eq!(parse_command("board"), Command::Board);
@@ -463,7 +477,10 @@ mod tests {
         assert_eq!(parse_command("yxshowforbid"), Command::YxShowForbid);
         assert_eq!(parse_command("YXHASHCLEAR"), Command::YxHashClear);
         assert_eq!(parse_command("yxshowinfo"), Command::YxShowInfo);
-        assert_eq!(parse_command("TAKEBACK 3,4"), Command::Takeback { x: 3, y: 4 });
+        assert_eq!(
+            parse_command("TAKEBACK 3,4"),
+            Command::Takeback { x: 3, y: 4 }
+        );
         assert_eq!(parse_command("play 0,19"), Command::Play { x: 0, y: 19 });
         assert_eq!(
             parse_command("RECTSTART 20,15"),
@@ -503,7 +520,10 @@ mod tests {
         ));
         assert!(matches!(
             parse_command("TURN 10"),
-            Command::Malformed { command: "TURN", .. }
+            Command::Malformed {
+                command: "TURN",
+                ..
+            }
         ));
         assert!(matches!(
             parse_command("TURN 1,2,3"),
@@ -574,14 +594,8 @@ mod tests {
                 value: "0.5".into()
             }
         );
-        assert!(matches!(
-            i("INFO foo_bar 3"),
-            Info::UnknownKey { .. }
-        ));
-        assert!(matches!(
-            i("INFO timeout_turn abc"),
-            Info::BadValue { .. }
-        ));
+        assert!(matches!(i("INFO foo_bar 3"), Info::UnknownKey { .. }));
+        assert!(matches!(i("INFO timeout_turn abc"), Info::BadValue { .. }));
         assert!(matches!(i("INFO timeout_turn"), Info::BadValue { .. }));
         assert!(matches!(i("INFO"), Info::BadValue { .. }));
         assert!(matches!(i("INFO pondering x"), Info::BadValue { .. }));
@@ -679,16 +693,41 @@ mod tests {
     #[test]
     fn random_bytes_never_panic() {
         const PIECES: &[&str] = &[
-            "START", "start", "TURN", "BOARD", "INFO", "info", "rule", "timeout_turn", "DONE",
-            "RECTSTART", "TAKEBACK", "PLAY", "SWAP2BOARD", "YXSTOP", "-", "+", ",", " ", "\t",
-            "\r", "\n", "0", "7", "-1", "99999999999999999999", "\u{feff}", "é", "\u{0}",
+            "START",
+            "start",
+            "TURN",
+            "BOARD",
+            "INFO",
+            "info",
+            "rule",
+            "timeout_turn",
+            "DONE",
+            "RECTSTART",
+            "TAKEBACK",
+            "PLAY",
+            "SWAP2BOARD",
+            "YXSTOP",
+            "-",
+            "+",
+            ",",
+            " ",
+            "\t",
+            "\r",
+            "\n",
+            "0",
+            "7",
+            "-1",
+            "99999999999999999999",
+            "\u{feff}",
+            "é",
+            "\u{0}",
         ];
         let mut rng = Rng(0x1234_5678_9ABC_DEF1);
         for _ in 0..20_000 {
             let len = (rng.next() % 40) as usize;
             let mut bytes = Vec::with_capacity(len * 4);
             for _ in 0..len {
-                if rng.next() % 3 == 0 {
+                if rng.next().is_multiple_of(3) {
                     let p = PIECES[(rng.next() % PIECES.len() as u64) as usize];
                     bytes.extend_from_slice(p.as_bytes());
                 } else {

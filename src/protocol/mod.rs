@@ -20,7 +20,7 @@ pub use output::Output;
 pub use session::{Engine, Exit};
 
 use crate::search::{self, Searcher};
-use crate::types::{is_decisive, Pos, AREA, MAX_SIDE, PAD, STRIDE, WIN};
+use crate::types::{is_decisive, Pos, MAX_SIDE, PAD, STRIDE, WIN};
 use std::io::{Read, Write};
 use std::sync::mpsc;
 
@@ -120,9 +120,9 @@ pub fn format_info(info: &search::Info) -> String {
 
 /// True when `p` names a square of some board (not `Pos::NONE`, not the padding).
 fn valid_pos(p: Pos) -> bool {
-    let i = p.idx();
+    let i = p.0 as usize;
     !p.is_none()
-        && i < AREA
+        && i < STRIDE * STRIDE
         && (PAD..PAD + MAX_SIDE).contains(&(i % STRIDE))
         && (PAD..PAD + MAX_SIDE).contains(&(i / STRIDE))
 }
@@ -145,6 +145,7 @@ pub fn init_logging() {
     let _ = env_logger::Builder::new()
         .parse_filters(&level)
         .write_style(env_logger::WriteStyle::Never)
+        .format_timestamp_millis()
         .target(env_logger::Target::Pipe(Box::new(file)))
         .try_init();
 }

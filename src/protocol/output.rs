@@ -2,55 +2,56 @@
 //! one lock so that the search's `MESSAGE` lines and the session's answers never interleave.
 
 use std::io::Write;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// A cloneable handle on the output stream.
 #[derive(Clone)]
 pub struct Output {
-    inner: Arc<Mutex<Inner>>,
+    inner: Arc<Inner>,
 }
 
 struct Inner {
-    w: Box<dyn Write + Send>,
-    /// After `END`: everything is dropped.
-    closed: bool,
+    w: Mutex<Box<dyn Write + Send>>,
+    /// After `END`: everything is dropped. Outside the lock, so that closing never waits for a
+    /// write blocked on a full pipe.
+    closed: AtomicBool,
     /// A write failed (the manager closed the pipe): everything is dropped.
-    broken: bool,
+    broken: AtomicBool,
 }
 
 impl Output {
     /// Wraps a writer (stdout, or a buffer in tests).
     pub fn new<W: Write + Send + 'static>(w: W) -> Output {
         Output {
-            inner: Arc::new(Mutex::new(Inner {
-                w: Box::new(w),
-                closed: false,
-                broken: false,
-            })),
+            inner: Arc::new(Inner {
+                w: Mutex::new(Box::new(w)),
+                closed: AtomicBool::new(false),
+                broken: AtomicBool::new(false),
+            }),
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    fn dead(&self) -> bool {
+        self.inner.closed.load(Ordering::SeqCst) || self.inner.broken.load(Ordering::SeqCst)
     }
 
     /// Writes one line (a line end is added) and flushes. The text is made safe first: control
     /// characters become blanks and trailing blanks go.
     pub fn line(&self, text: &str) {
+        if self.dead() {
+            return;
+        }
         let mut s = sanitize(text);
-        let mut inner = self.lock();
-        if inner.closed || inner.broken {
+        let mut w = self.inner.w.lock().unwrap_or_else(|e| e.into_inner());
+        if self.dead() {
             return;
         }
         log::debug!(">> {s}");
         s.push('\n');
-        let res = inner
-            .w
-            .write_all(s.as_bytes())
-            .and_then(|()| inner.w.flush());
-        if let Err(e) = res {
+        if let Err(e) = w.write_all(s.as_bytes()).and_then(|()| w.flush()) {
             log::debug!("output failed: {e}");
-            inner.broken = true;
+            self.inner.broken.store(true, Ordering::SeqCst);
         }
     }
 
@@ -66,12 +67,12 @@ impl Output {
 
     /// Drops every later line (after `END`).
     pub fn close(&self) {
-        self.lock().closed = true;
+        self.inner.closed.store(true, Ordering::SeqCst);
     }
 
     /// True once a write failed.
     pub fn is_broken(&self) -> bool {
-        self.lock().broken
+        self.inner.broken.load(Ordering::SeqCst)
     }
 }
 

@@ -14,6 +14,9 @@
 //!   other side; a first `TURN` after `START` is therefore black's first stone.
 //! * A search ends in exactly one move line, also when stopped by `YXSTOP`, `INFO timeout_turn 0`
 //!   or by a command that changes the position (§13.8); `END` ends everything with no output.
+//! * Search threads: 1 unless `INFO thread_num` says otherwise. Transposition table:
+//!   `HASH_SHARE_PCT` of `max_memory` (350 MiB when 0 or never sent), or `INFO hash_size` KB if
+//!   smaller; re-sized when either changes.
 //! * Lines that had already been read when a search started (a script piped in one go) do not
 //!   interrupt it: they wait for its move. End of input stops every search at once (each still
 //!   answers its move) and then ends the session.
@@ -42,7 +45,7 @@ pub const HASH_SHARE_PCT: u64 = 45;
 pub const MAX_THREADS: usize = 256;
 /// Deepest `INFO max_depth` passed on.
 pub const MAX_DEPTH: i64 = 1000;
-/// Longest search for a Swap2 decision (case 2/3), on top of the move's own budget.
+/// Longest search for a Swap2 decision (cases 2 and 3); the move's own time budget applies too.
 pub const SWAP2_MAX_TIME: Duration = Duration::from_secs(5);
 /// Stack of the search worker thread.
 pub const SEARCH_STACK_BYTES: usize = 64 << 20;
@@ -173,6 +176,9 @@ pub struct Session<E: Engine> {
     out: Output,
     tx: Sender<Event<E>>,
     make_engine: Box<dyn FnMut(usize) -> E>,
+    /// Board size from the last START/RECTSTART (`None` before the first one).
+    size: Option<(usize, usize)>,
+    /// The position; made from `size` when a command first needs it (see `ensure_board`).
     board: Option<Board>,
     rule: Rule,
     tc: TimeControl,
@@ -205,6 +211,7 @@ impl<E: Engine> Session<E> {
             out,
             tx,
             make_engine,
+            size: None,
             board: None,
             rule: Rule::Freestyle,
             tc: TimeControl::default(),
@@ -326,15 +333,18 @@ impl<E: Engine> Session<E> {
             Command::Info(info) => self.apply_info(info),
             Command::Start { size } => self.start(size, size),
             Command::RectStart { width, height } => self.start(width, height),
-            Command::Restart => match &mut self.board {
-                Some(b) => {
-                    b.clear();
+            Command::Restart => {
+                if self.size.is_none() {
+                    self.out.error("RESTART before START: no board to restart");
+                } else {
+                    if let Some(b) = &mut self.board {
+                        b.clear();
+                    }
                     self.out.line("OK");
                 }
-                None => self.out.error("RESTART before START: no board to restart"),
-            },
+            }
             Command::Begin => {
-                if self.board.is_some() {
+                if self.ensure_board() {
                     self.search_move(at);
                 } else {
                     self.no_board("BEGIN");
@@ -407,6 +417,7 @@ impl<E: Engine> Session<E> {
                 if let Some(b) = &mut self.board {
                     b.set_rule(self.rule);
                 }
+                log::debug!("rule {:?}", self.rule);
             }
             Info::GameType(_)
             | Info::Evaluate { .. }
@@ -461,29 +472,35 @@ impl<E: Engine> Session<E> {
             ));
             return;
         }
-        match Board::new(width as usize, height as usize, self.rule) {
-            Ok(b) => {
-                self.board = Some(b);
-                self.out.line("OK");
+        self.size = Some((width as usize, height as usize));
+        self.board = None;
+        self.out.line("OK");
+    }
+
+    /// Makes the board of the last START if it is not made yet, and tells whether there is one.
+    /// Making it late matters: building a rule's shape tables takes a while, and managers send
+    /// `INFO rule` after START, so a board made at START would often build the wrong ones.
+    fn ensure_board(&mut self) -> bool {
+        if self.board.is_none() {
+            if let Some((w, h)) = self.size {
+                match Board::new(w, h, self.rule) {
+                    Ok(b) => self.board = Some(b),
+                    Err(e) => log::error!("cannot make the board: {e}"),
+                }
             }
-            Err(e) => self.out.error(&e.to_string()),
         }
+        self.board.is_some()
     }
 
     /// The on-board square (x, y) of the current board.
     fn square(&self, x: i64, y: i64) -> Result<Pos, String> {
         let b = self.board.as_ref().ok_or("no board yet")?;
-        b.pos(x, y).ok_or_else(|| {
-            format!(
-                "{x},{y} is off the {}x{} board",
-                b.width(),
-                b.height()
-            )
-        })
+        b.pos(x, y)
+            .ok_or_else(|| format!("{x},{y} is off the {}x{} board", b.width(), b.height()))
     }
 
     fn turn(&mut self, x: i64, y: i64, at: Instant) {
-        if self.board.is_none() {
+        if !self.ensure_board() {
             return self.no_board("TURN");
         }
         let p = match self.square(x, y) {
@@ -499,7 +516,7 @@ impl<E: Engine> Session<E> {
     }
 
     fn takeback(&mut self, x: i64, y: i64) {
-        if self.board.is_none() {
+        if !self.ensure_board() {
             return self.no_board("TAKEBACK");
         }
         let p = match self.square(x, y) {
@@ -519,7 +536,7 @@ impl<E: Engine> Session<E> {
     }
 
     fn play(&mut self, x: i64, y: i64) {
-        if self.board.is_none() {
+        if !self.ensure_board() {
             return self.no_board("PLAY");
         }
         let p = match self.square(x, y) {
@@ -578,16 +595,19 @@ impl<E: Engine> Session<E> {
                 if parse_command(text) == Command::End {
                     return Some(self.end());
                 }
-                block.bad.push(format!("'{}' is not x,y,field", excerpt(text)));
+                block
+                    .bad
+                    .push(format!("'{}' is not x,y,field", excerpt(text)));
             }
         }
         None
     }
 
     fn finish_block(&mut self, block: Block) {
-        let Some(board) = self.board.as_mut() else {
+        if !self.ensure_board() {
             return self.no_board(block.kind.name());
-        };
+        }
+        let board = self.board.as_mut().expect("just made");
         if block.kind == BlockKind::Swap2 {
             return self.swap2(block);
         }
@@ -626,12 +646,14 @@ impl<E: Engine> Session<E> {
             let p = match board.pos(x, y) {
                 Some(p) if field.is_none() => p,
                 Some(_) => return self.out.error("SWAP2BOARD stones are x,y lines"),
-                None => return self.out.error(&format!("SWAP2BOARD {x},{y} is off the board")),
+                None => {
+                    return self
+                        .out
+                        .error(&format!("SWAP2BOARD {x},{y} is off the board"))
+                }
             };
             if squares.contains(&p) {
-                return self
-                    .out
-                    .error(&format!("SWAP2BOARD {p} is given twice"));
+                return self.out.error(&format!("SWAP2BOARD {p} is given twice"));
             }
             squares.push(p);
         }
@@ -689,7 +711,9 @@ impl<E: Engine> Session<E> {
             None => {
                 let bytes = self.hash_bytes();
                 self.engine_bytes = bytes;
-                (self.make_engine)(bytes)
+                let e = (self.make_engine)(bytes);
+                log::debug!("engine made with {bytes} bytes of table");
+                e
             }
         };
         // Lines still waiting now wait for this search to run its course: their clock starts
@@ -815,7 +839,11 @@ fn set_position(board: &mut Board, stones: &[(i64, i64, Option<i64>)], bad: &mut
     }
     let own = good.iter().filter(|&&(_, f)| f == 1).count();
     let opp = good.iter().filter(|&&(_, f)| f == 2).count();
-    let me = if own >= opp { Color::Black } else { Color::White };
+    let me = if own >= opp {
+        Color::Black
+    } else {
+        Color::White
+    };
     for &(p, f) in &good {
         match f {
             1 => board.put(p, me),
@@ -835,8 +863,8 @@ fn swap2_opening(board: &Board) -> [Pos; 3] {
 
 /// True when `p` is a square of the board (any `Pos` value accepted).
 fn on_board(board: &Board, p: Pos) -> bool {
-    let i = p.idx();
-    if p.is_none() || i >= AREA || i % STRIDE < PAD || i / STRIDE < PAD {
+    let i = p.0 as usize;
+    if p.is_none() || i >= STRIDE * STRIDE || i % STRIDE < PAD || i / STRIDE < PAD {
         return false;
     }
     board.pos(p.x() as i64, p.y() as i64) == Some(p)

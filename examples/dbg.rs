@@ -1,4 +1,0 @@
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    pentad::bench::run(&args).unwrap();
-}
