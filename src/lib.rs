@@ -8,6 +8,7 @@ pub mod bench;
 pub mod board;
 pub mod notation;
 pub mod pattern;
+pub mod puzzles;
 pub mod rules;
 pub mod search;
 pub mod time;
