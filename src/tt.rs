@@ -68,19 +68,24 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table of at most `bytes` (a power-of-two number of clusters, at least one).
+    /// A table of at most `bytes` (a power-of-two number of clusters, at least one). When the
+    /// memory cannot be had, the size is halved until it can: a manager may announce far more
+    /// memory than the machine has.
     pub fn new(bytes: usize) -> Table {
         let clusters = (bytes / (ENTRY_BYTES * CLUSTER)).max(1);
-        let clusters = 1usize << (usize::BITS - 1 - clusters.leading_zeros());
-        let n = clusters * CLUSTER;
-        let entries = (0..n)
-            .map(|_| Entry::default())
-            .collect::<Vec<_>>()
-            .into_boxed_slice();
-        Table {
-            entries,
-            mask: clusters - 1,
-            gen: std::sync::atomic::AtomicU8::new(0),
+        let mut clusters = 1usize << (usize::BITS - 1 - clusters.leading_zeros());
+        loop {
+            let n = clusters * CLUSTER;
+            let mut v: Vec<Entry> = Vec::new();
+            if v.try_reserve_exact(n).is_ok() || clusters == 1 {
+                v.resize_with(n, Entry::default);
+                return Table {
+                    entries: v.into_boxed_slice(),
+                    mask: clusters - 1,
+                    gen: std::sync::atomic::AtomicU8::new(0),
+                };
+            }
+            clusters /= 2;
         }
     }
 

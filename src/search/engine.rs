@@ -1,6 +1,7 @@
 //! Iterative deepening PVS with a shared table, threat-aware move generation and Lazy SMP.
 
 use super::vcf::{has_four_move, Vcf};
+use super::vct::Vct;
 use super::{legal_moves, stopped, Info, Limits, Outcome};
 use crate::board::{Board, Threat};
 use crate::tt::Table;
@@ -26,6 +27,11 @@ const LEAF_VCF_NODES: u64 = 48;
 /// Plies and nodes of the VCF tried at the root before searching.
 const ROOT_VCF_PLIES: i32 = 225;
 const ROOT_VCF_NODES: u64 = 2_000_000;
+/// Threat moves of the VCT tried at the root, and its node budget per millisecond of the
+/// hard time limit (capped).
+const ROOT_VCT_THREATS: i32 = 8;
+const ROOT_VCT_NODES_PER_MS: u64 = 150;
+const ROOT_VCT_NODES: u64 = 1_500_000;
 /// Weight of the side to move's own shape in the evaluation, against 4 for the opponent's.
 const EVAL_OWN_WEIGHT: i32 = 5;
 /// Weight of attack against defence when ordering moves (per 4 of defence).
@@ -92,8 +98,20 @@ impl Searcher {
         } else {
             vcf.solve(&mut board.clone(), ROOT_VCF_PLIES)
         };
-        if let Some(line) = found {
-            let score = win_in(line.len() as i32);
+        let found = found.map(|line| (line.len() as i32, line));
+        let found = found.or_else(|| {
+            if limits.budget.hard.is_zero() || moves.len() == 1 {
+                return None;
+            }
+            let n = (limits.budget.hard.as_millis() as u64)
+                .saturating_mul(ROOT_VCT_NODES_PER_MS)
+                .clamp(1_000, ROOT_VCT_NODES);
+            let mut vct = Vct::new(n);
+            // A win by threats takes at most two plies per threat, plus the final four and five.
+            vct.solve(&mut board.clone(), ROOT_VCT_THREATS).map(|(m, d)| (2 * d + 3, vec![m]))
+        });
+        if let Some((plies, line)) = found {
+            let score = win_in(plies);
             let info = Info {
                 depth: 1,
                 seldepth: line.len() as i32,
@@ -229,6 +247,7 @@ struct Worker<'a> {
     id: usize,
     nodes: u64,
     flushed: u64,
+    next_check: u64,
     aborted: bool,
     seldepth: i32,
     history: Box<[[i32; AREA]; 2]>,
@@ -258,6 +277,7 @@ impl<'a> Worker<'a> {
             id,
             nodes: 0,
             flushed: 0,
+            next_check: CHECK_EVERY,
             aborted: false,
             seldepth: 0,
             history: Box::new([[0; AREA]; 2]),
@@ -385,9 +405,11 @@ impl<'a> Worker<'a> {
 
     #[inline]
     fn check_limits(&mut self) {
-        if self.nodes % CHECK_EVERY != 0 {
+        // Node counts jump by whole threat searches, so compare, don't take a remainder.
+        if self.nodes < self.next_check {
             return;
         }
+        self.next_check = self.nodes + CHECK_EVERY;
         if stopped(self.stop) || (self.id != 0 && self.done.load(Ordering::Relaxed)) {
             self.aborted = true;
             return;
