@@ -60,6 +60,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     println!("Total time (ms) : {}", elapsed.as_millis());
     println!("Nodes searched  : {nodes}");
     println!("Nodes/second    : {nps}");
+    println!("Make+undo/second: {}", make_undo_rate());
     println!("Bench: {nodes}");
     Ok(())
 }
@@ -93,6 +94,31 @@ pub fn fixed_depth(depth: Depth, hash_mb: usize, verbose: bool) -> (u64, Duratio
         }
     }
     (nodes, start.elapsed())
+}
+
+/// Moves made and taken back per second (with all pattern updates), over every candidate move
+/// of the bench's middle-game positions.
+pub fn make_undo_rate() -> u64 {
+    let boards: Vec<Board> = POSITIONS
+        .iter()
+        .map(|&(r, s, m)| position(r, s, m))
+        .collect();
+    let start = Instant::now();
+    let mut n = 0u64;
+    while start.elapsed() < Duration::from_millis(500) {
+        for b in &boards {
+            let mut b = b.clone();
+            let moves: Vec<_> = b.candidates().collect();
+            for _ in 0..200 {
+                for &m in &moves {
+                    b.play(m);
+                    b.undo();
+                }
+            }
+            n += 200 * moves.len() as u64;
+        }
+    }
+    (n as f64 / start.elapsed().as_secs_f64()) as u64
 }
 
 fn timed(ms: u64) -> anyhow::Result<()> {

@@ -122,6 +122,9 @@ struct SquareState {
     combo: [u16; 2],
 }
 
+/// Per colour and threat class, a bit per square.
+type ThreatSets = [[[u64; AREA / 64]; Threat::COUNT]; 2];
+
 /// A position with its history.
 #[derive(Clone)]
 pub struct Board {
@@ -130,6 +133,8 @@ pub struct Board {
     tables: &'static ShapeTables,
     sq: Box<[SquareState; AREA]>,
     counts: [[u16; Threat::COUNT]; 2],
+    /// The empty squares of each threat class from `Threat::Flex3` up, per colour, as bit sets.
+    sets: Box<ThreatSets>,
     totals: [i32; 2],
     hash: u64,
     side: Color,
@@ -187,6 +192,7 @@ impl Board {
             tables: tables(rule),
             sq: Box::new([SquareState::default(); AREA]),
             counts: [[0; Threat::COUNT]; 2],
+            sets: Box::new([[[0; AREA / 64]; Threat::COUNT]; 2]),
             totals: [0; 2],
             hash: 0,
             side: Color::Black,
@@ -547,10 +553,13 @@ impl Board {
         for c in 0..2 {
             let packed = self.combos[s.combo[c] as usize];
             let (t, v) = ((packed >> 16) as u8, packed as u16 as i16 as i32);
-            if t != s.threat[c] {
-                self.counts[c][s.threat[c] as usize] -= 1;
+            let old = s.threat[c];
+            if t != old {
+                self.counts[c][old as usize] -= 1;
                 self.counts[c][t as usize] += 1;
                 s.threat[c] = t;
+                Self::mark(&mut self.sets, c, old, q, false);
+                Self::mark(&mut self.sets, c, t, q, true);
             }
             delta[c] = v - s.value[c];
             s.value[c] = v;
@@ -565,7 +574,42 @@ impl Board {
         for c in 0..2 {
             self.counts[c][s.threat[c] as usize] -= 1;
             self.totals[c] -= s.value[c];
+            Self::mark(&mut self.sets, c, s.threat[c], q, false);
         }
+    }
+
+    /// Adds or removes `q` from the set of class `t` squares of colour `c` (kept from Flex3 up).
+    #[inline]
+    fn mark(sets: &mut ThreatSets, c: usize, t: u8, q: Pos, on: bool) {
+        if t >= Threat::Flex3 as u8 {
+            let w = &mut sets[c][t as usize][q.idx() >> 6];
+            let bit = 1u64 << (q.idx() & 63);
+            if on {
+                *w |= bit;
+            } else {
+                *w &= !bit;
+            }
+        }
+    }
+
+    /// The empty squares where `color` makes threat `t` (`Threat::Flex3` or stronger), in
+    /// square order.
+    pub fn squares_with(&self, color: Color, t: Threat) -> impl Iterator<Item = Pos> + '_ {
+        debug_assert!(t >= Threat::Flex3);
+        self.sets[color.idx()][t as usize]
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &w)| {
+                let mut w = w;
+                std::iter::from_fn(move || {
+                    if w == 0 {
+                        return None;
+                    }
+                    let b = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    Some(Pos((i * 64 + b) as u16))
+                })
+            })
     }
 
     /// Computes the empty square `q`'s threat and value from its shapes and adds them to the totals.
@@ -579,6 +623,7 @@ impl Board {
             s.value[c] = v;
             self.counts[c][t as usize] += 1;
             self.totals[c] += v;
+            Self::mark(&mut self.sets, c, t, q, true);
         }
     }
 
@@ -586,6 +631,7 @@ impl Board {
     fn rebuild(&mut self) {
         self.sq.iter_mut().for_each(|s| *s = SquareState::default());
         self.counts = [[0; Threat::COUNT]; 2];
+        *self.sets = [[[0; AREA / 64]; Threat::COUNT]; 2];
         self.totals = [0; 2];
         self.hash = if self.side == Color::White {
             ZOBRIST.side

@@ -9,6 +9,7 @@ pub mod board;
 pub mod notation;
 pub mod pattern;
 pub mod protocol;
+pub mod puzzles;
 pub mod rules;
 pub mod search;
 pub mod time;

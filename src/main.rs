@@ -1,11 +1,14 @@
 //! `pbrain-pentad`: with no arguments, the Gomocup (pbrain) protocol on stdin/stdout; `bench`
-//! runs the fixed-depth benchmark.
+//! runs the fixed-depth benchmark; `puzzles` measures the solve rate on tactical sets.
 
 use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: pbrain-pentad            speak the Gomocup/Piskvork protocol on stdin/stdout
-       pbrain-pentad bench [..] search the bench positions and print the node count
+       pbrain-pentad bench [DEPTH [HASH_MB]] | bench --time MS
+                                search the bench positions and print the node count
+       pbrain-pentad puzzles FILE [--task VCF,VCT3] [--time MS] [--limit N] [--verbose]
+                                solve rate and time per puzzle (JSON lines)
        pbrain-pentad --help | --version
 
 Logging (off by default): PENTAD_LOG=<file> [PENTAD_LOG_LEVEL=debug|info|trace|<filter>]";
@@ -26,6 +29,13 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("bench: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
+        Some("puzzles") => match pentad::puzzles::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("puzzles: {e:#}");
                 ExitCode::FAILURE
             }
         },

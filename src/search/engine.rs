@@ -1,5 +1,7 @@
 //! Iterative deepening PVS with a shared table, threat-aware move generation and Lazy SMP.
 
+use super::vcf::{has_four_move, Vcf};
+use super::vct::Vct;
 use super::{legal_moves, stopped, Info, Limits, Outcome};
 use crate::board::{Board, Threat};
 use crate::tt::Table;
@@ -18,6 +20,18 @@ const LMR_FULL_MOVES: usize = 3;
 const LMR_MIN_DEPTH: Depth = 3;
 /// Quiet moves kept at a node beyond the threats, by shape value (the rest cannot matter soon).
 const MAX_QUIET_MOVES: usize = 24;
+/// Plies of the VCF tried where the main search ends.
+const LEAF_VCF_PLIES: i32 = 12;
+/// Node budget of that VCF.
+const LEAF_VCF_NODES: u64 = 48;
+/// Plies and nodes of the VCF tried at the root before searching.
+const ROOT_VCF_PLIES: i32 = 225;
+const ROOT_VCF_NODES: u64 = 2_000_000;
+/// Threat moves of the VCT tried at the root, and its node budget per millisecond of the
+/// hard time limit (capped).
+const ROOT_VCT_THREATS: i32 = 8;
+const ROOT_VCT_NODES_PER_MS: u64 = 150;
+const ROOT_VCT_NODES: u64 = 1_500_000;
 /// Weight of the side to move's own shape in the evaluation, against 4 for the opponent's.
 const EVAL_OWN_WEIGHT: i32 = 5;
 /// Weight of attack against defence when ordering moves (per 4 of defence).
@@ -73,14 +87,61 @@ impl Searcher {
                 pv: vec![],
             };
         }
-        // Moves that need no search: the only legal move, a win on the spot, the only block.
         let moves = root_moves(board);
+        // A win by fours needs no further search.
+        let vcf_nodes = (limits.budget.hard.as_millis() as u64)
+            .saturating_mul(1000)
+            .clamp(2_000, ROOT_VCF_NODES);
+        let mut vcf = Vcf::new(vcf_nodes);
+        let found = if limits.budget.hard.is_zero() {
+            None
+        } else {
+            vcf.solve(&mut board.clone(), ROOT_VCF_PLIES)
+        };
+        let found = found.map(|line| (line.len() as i32, line));
+        let found = found.or_else(|| {
+            if limits.budget.hard.is_zero() || moves.len() == 1 {
+                return None;
+            }
+            let n = (limits.budget.hard.as_millis() as u64)
+                .saturating_mul(ROOT_VCT_NODES_PER_MS)
+                .clamp(1_000, ROOT_VCT_NODES);
+            let mut vct = Vct::new(n);
+            // A win by threats takes at most two plies per threat, plus the final four and five.
+            vct.solve(&mut board.clone(), ROOT_VCT_THREATS)
+                .map(|(m, d)| (2 * d + 3, vec![m]))
+        });
+        if let Some((plies, line)) = found {
+            let score = win_in(plies);
+            let info = Info {
+                depth: 1,
+                seldepth: line.len() as i32,
+                score,
+                nodes: vcf.nodes(),
+                elapsed: limits.start.elapsed(),
+                pv: line.clone(),
+            };
+            report(&info);
+            return Outcome {
+                best: line[0],
+                score,
+                depth: 1,
+                nodes: vcf.nodes(),
+                pv: line,
+            };
+        }
+        // Moves that need no search: the only legal move, a win on the spot, the only block.
         if moves.len() == 1 || limits.budget.hard.is_zero() {
             let best = if moves.len() == 1 { moves[0] } else { fallback };
+            let score = if board.wins_by(board.side_to_move(), best) {
+                win_in(1)
+            } else {
+                0
+            };
             let info = Info {
                 depth: 0,
                 seldepth: 0,
-                score: 0,
+                score,
                 nodes: 0,
                 elapsed: limits.start.elapsed(),
                 pv: vec![best],
@@ -88,7 +149,7 @@ impl Searcher {
             report(&info);
             return Outcome {
                 best,
-                score: 0,
+                score,
                 depth: 0,
                 nodes: 0,
                 pv: vec![best],
@@ -187,12 +248,14 @@ struct Worker<'a> {
     id: usize,
     nodes: u64,
     flushed: u64,
+    next_check: u64,
     aborted: bool,
     seldepth: i32,
     history: Box<[[i32; AREA]; 2]>,
     killers: [[Pos; 2]; MAX_PLY],
     pv: Box<[[Pos; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
+    vcf: Vcf,
 }
 
 impl<'a> Worker<'a> {
@@ -215,12 +278,14 @@ impl<'a> Worker<'a> {
             id,
             nodes: 0,
             flushed: 0,
+            next_check: CHECK_EVERY,
             aborted: false,
             seldepth: 0,
             history: Box::new([[0; AREA]; 2]),
             killers: [[Pos::NONE; 2]; MAX_PLY],
             pv: Box::new([[Pos::NONE; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
+            vcf: Vcf::new(LEAF_VCF_NODES),
         }
     }
 
@@ -341,9 +406,11 @@ impl<'a> Worker<'a> {
 
     #[inline]
     fn check_limits(&mut self) {
-        if self.nodes % CHECK_EVERY != 0 {
+        // Node counts jump by whole threat searches, so compare, don't take a remainder.
+        if self.nodes < self.next_check {
             return;
         }
+        self.next_check = self.nodes + CHECK_EVERY;
         if stopped(self.stop) || (self.id != 0 && self.done.load(Ordering::Relaxed)) {
             self.aborted = true;
             return;
@@ -392,11 +459,7 @@ impl<'a> Worker<'a> {
         }
         let opp_fives = board.count(opp, Threat::Five);
         if opp_fives > 0 {
-            let blocks: Vec<Pos> = self
-                .candidates()
-                .into_iter()
-                .filter(|&q| self.board.wins_by(opp, q))
-                .collect();
+            let blocks: Vec<Pos> = self.board.squares_with(opp, Threat::Five).collect();
             if blocks.len() != 1 || !self.board.is_legal(blocks[0]) {
                 return loss_in(p + 2);
             }
@@ -411,15 +474,23 @@ impl<'a> Worker<'a> {
             return v;
         }
         if board.count(me, Threat::OpenFour) > 0 {
-            let cands = self.candidates();
-            if cands
-                .iter()
-                .any(|&q| self.board.threat(me, q) == Threat::OpenFour && self.board.is_legal(q))
+            if self
+                .board
+                .squares_with(me, Threat::OpenFour)
+                .any(|q| self.board.is_legal(q))
             {
                 return win_in(p + 3);
             }
         }
         if depth <= 0 {
+            // A win by fours found here is a win; otherwise the static value.
+            if has_four_move(&self.board, me) {
+                let found = self.vcf.solve(&mut self.board, LEAF_VCF_PLIES);
+                self.nodes += self.vcf.nodes();
+                if let Some(line) = found {
+                    return win_in(p + line.len() as i32);
+                }
+            }
             return self.evaluate();
         }
 

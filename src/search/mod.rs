@@ -89,6 +89,7 @@ pub struct Outcome {
 
 mod engine;
 pub mod vcf;
+pub mod vct;
 pub use engine::Searcher;
 
 /// Every legal move of the side to move (renju fouls excluded for black), or every empty square

@@ -32,6 +32,9 @@ pub fn fives_near(b: &Board, p: Pos, color: Color) -> ([Pos; 8], usize) {
     (out, n)
 }
 
+/// Positions remembered as failures before the memory is cleared (bounds the solver's memory).
+const MAX_REMEMBERED: usize = 1 << 16;
+
 /// A VCF solver with its own memory of positions proven not to win.
 pub struct Vcf {
     failed: AHashMap<u64, i32>,
@@ -51,6 +54,11 @@ impl Vcf {
         }
     }
 
+    /// Sets the node budget of each call.
+    pub fn set_max_nodes(&mut self, n: u64) {
+        self.max_nodes = n;
+    }
+
     /// Nodes searched by the last call.
     pub fn nodes(&self) -> u64 {
         self.nodes
@@ -66,6 +74,9 @@ impl Vcf {
     pub fn solve(&mut self, b: &mut Board, max_plies: i32) -> Option<Vec<Pos>> {
         self.nodes = 0;
         self.line.clear();
+        if self.failed.len() > MAX_REMEMBERED {
+            self.failed.clear();
+        }
         if self.attack(b, max_plies) {
             Some(self.line.iter().rev().copied().collect())
         } else {
@@ -79,12 +90,12 @@ impl Vcf {
         let me = b.side_to_move();
         let opp = me.opp();
         if b.count(me, Threat::Five) > 0 {
-            if let Some(q) = b.candidates().find(|&q| b.wins_by(me, q)) {
+            if let Some(q) = b.squares_with(me, Threat::Five).next() {
                 self.line.push(q);
                 return true;
             }
         }
-        if plies < 3 || self.nodes >= self.max_nodes {
+        if plies < 3 || self.nodes >= self.max_nodes || !has_four_move(b, me) {
             return false;
         }
         let key = b.hash();
@@ -95,7 +106,7 @@ impl Vcf {
         }
         // An opponent's four must be blocked, and the block must itself be a four.
         let forced = if b.count(opp, Threat::Five) > 0 {
-            let blocks: Vec<Pos> = b.candidates().filter(|&q| b.wins_by(opp, q)).collect();
+            let blocks: Vec<Pos> = b.squares_with(opp, Threat::Five).collect();
             if blocks.len() != 1 {
                 return false;
             }
@@ -111,8 +122,11 @@ impl Vcf {
                 .collect(),
         };
         moves.retain(|&q| is_four(b.threat(me, q)) && !b.is_foul(me, q));
-        // Open fours and four-threes first: they end the search soonest.
-        moves.sort_by_key(|&q| (std::cmp::Reverse(b.threat(me, q)), q));
+        // Open fours and four-threes first (they end the search soonest), then the fours with
+        // the most shape around them.
+        if forced.is_none() {
+            moves.sort_by_key(|&q| (std::cmp::Reverse((b.threat(me, q), b.value(me, q))), q));
+        }
         for a in moves {
             b.play(a);
             let (fives, n) = fives_near(b, a, me);
@@ -122,7 +136,10 @@ impl Vcf {
                 if b.count(opp, Threat::Five) > 0 {
                     false
                 } else {
+                    // The line shows the defender blocking one five and the attacker taking the
+                    // other.
                     self.line.push(fives[0]);
+                    self.line.push(fives[1]);
                     true
                 }
             } else if n == 1 {
@@ -130,9 +147,11 @@ impl Vcf {
                 if b.count(opp, Threat::Five) > 0 {
                     false
                 } else if b.is_foul(opp, q) {
-                    // A black defender may not block on a foul square: the four wins (the line
-                    // then skips the defender's move).
+                    // A black defender may not block on a foul square: the four wins. The line
+                    // shows the defender playing elsewhere.
+                    let elsewhere = b.candidates().find(|&d| d != q && !b.is_foul(opp, d));
                     self.line.push(q);
+                    self.line.push(elsewhere.unwrap_or(q));
                     true
                 } else {
                     b.play(q);
@@ -160,6 +179,15 @@ impl Vcf {
         }
         false
     }
+}
+
+/// True when `color` has a square that makes a four (cheap: from the threat counts).
+#[inline]
+pub fn has_four_move(b: &Board, color: Color) -> bool {
+    b.count(color, Threat::Block4)
+        + b.count(color, Threat::FourThree)
+        + b.count(color, Threat::OpenFour)
+        > 0
 }
 
 #[inline]

@@ -1,0 +1,296 @@
+//! `pbrain-pentad puzzles FILE`: solve rate and time per puzzle on tactical sets in JSON lines
+//! (the shared set's format: `task`, `board_size`, `side_to_move`, `black`, `white`, optional
+//! `moves` in play order; see the shared data README). A puzzle counts as solved when the search
+//! claims a forced win and the winning line, played out move by move under the rule (the
+//! engine's own search defending), ends in a five with every move legal.
+
+use crate::board::Board;
+use crate::rules::Rule;
+use crate::search::{Limits, Searcher};
+use crate::time::Budget;
+use crate::types::{Color, Pos, WIN_BOUND};
+use anyhow::{bail, Context};
+use serde::Deserialize;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Tasks whose answer is a winning first move.
+pub const WIN_TASKS: [&str; 5] = ["VCF", "VCT3", "VCT", "STONES4", "STONES5"];
+
+/// One puzzle as stored in the JSON lines.
+#[derive(Deserialize, Debug, Clone)]
+pub struct Puzzle {
+    /// Identifier.
+    #[serde(default)]
+    pub id: String,
+    /// `VCF`, `VCT3`, `VCT`, `STONES4`, `STONES5`, or a `BASE_*` task.
+    #[serde(default, alias = "kind")]
+    pub task: String,
+    /// Rule name (`renju` in the shared set).
+    #[serde(default)]
+    pub rule: String,
+    /// Board side.
+    #[serde(default = "default_size")]
+    pub board_size: usize,
+    /// `black` or `white`.
+    #[serde(default, alias = "attacker")]
+    pub side_to_move: Option<String>,
+    /// Black stones as [x, y].
+    #[serde(default)]
+    pub black: Vec<[usize; 2]>,
+    /// White stones as [x, y].
+    #[serde(default)]
+    pub white: Vec<[usize; 2]>,
+    /// Play order, when known.
+    #[serde(default)]
+    pub moves: Option<Vec<[usize; 2]>>,
+}
+
+fn default_size() -> usize {
+    15
+}
+
+impl Puzzle {
+    /// The rule the puzzle is played under (renju unless the file says otherwise).
+    pub fn rule(&self) -> Rule {
+        Rule::parse(&self.rule).unwrap_or(Rule::Renju)
+    }
+
+    /// The position, with the side to move set.
+    pub fn board(&self, rule: Rule) -> anyhow::Result<Board> {
+        let mut b = Board::square(self.board_size, rule)?;
+        match &self.moves {
+            Some(moves) if !moves.is_empty() => {
+                for &[x, y] in moves {
+                    let p = b.pos(x as i64, y as i64).context("move off the board")?;
+                    if !b.is_empty(p) {
+                        bail!("move {x},{y} on an occupied square");
+                    }
+                    b.play(p);
+                }
+            }
+            _ => {
+                for (stones, c) in [(&self.black, Color::Black), (&self.white, Color::White)] {
+                    for &[x, y] in stones.iter() {
+                        let p = b.pos(x as i64, y as i64).context("stone off the board")?;
+                        if !b.is_empty(p) {
+                            bail!("two stones on {x},{y}");
+                        }
+                        b.put(p, c);
+                    }
+                }
+            }
+        }
+        let side = match self.side_to_move.as_deref() {
+            Some("white") => Color::White,
+            Some("black") => Color::Black,
+            _ if self.black.len() > self.white.len() => Color::White,
+            _ => Color::Black,
+        };
+        b.set_side_to_move(side);
+        Ok(b)
+    }
+}
+
+/// Reads puzzles from JSON lines (blank lines skipped).
+pub fn parse(text: &str) -> anyhow::Result<Vec<Puzzle>> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| serde_json::from_str(l).with_context(|| format!("line {}", i + 1)))
+        .collect()
+}
+
+/// What solving one puzzle gave.
+#[derive(Debug, Clone)]
+pub struct Attempt {
+    /// The first move played.
+    pub first: Pos,
+    /// The search claimed a forced win.
+    pub claimed: bool,
+    /// The win was played out to a five with every move legal.
+    pub verified: bool,
+    /// Time to the first move.
+    pub time: Duration,
+    /// The line played out.
+    pub line: Vec<Pos>,
+}
+
+/// Longest line played out when verifying a win.
+const VERIFY_PLIES: usize = 225;
+
+/// Searches a win for the side to move within `time`, then plays it out against the engine's
+/// own defence to check it.
+pub fn attempt(searcher: &mut Searcher, board: &Board, time: Duration) -> Attempt {
+    let stop = AtomicBool::new(false);
+    let budget = Budget {
+        soft: time,
+        hard: time,
+    };
+    let start = Instant::now();
+    searcher.clear();
+    let out = searcher.search(board, &Limits::time(budget), &stop, &mut |_| {});
+    let elapsed = start.elapsed();
+    let claimed = out.score >= WIN_BOUND;
+    let attacker = board.side_to_move();
+    let mut b = board.clone();
+    let mut line = Vec::new();
+    let mut verified = false;
+    let mut pv = out.pv.clone();
+    if pv.first() != Some(&out.best) {
+        pv = vec![out.best];
+    }
+    if claimed {
+        let mut next = pv.into_iter();
+        while line.len() < VERIFY_PLIES {
+            let mover = b.side_to_move();
+            let mv = match next.next() {
+                Some(m) => m,
+                None => {
+                    let budget = Budget {
+                        soft: time / 4,
+                        hard: time / 2,
+                    };
+                    let o = searcher.search(&b, &Limits::time(budget), &stop, &mut |_| {});
+                    next = o.pv.into_iter().collect::<Vec<_>>().into_iter();
+                    match next.next() {
+                        Some(m) => m,
+                        _ => break,
+                    }
+                }
+            };
+            if mv.is_none() || !b.is_empty(mv) || b.is_foul(mover, mv) {
+                break;
+            }
+            let five = b.grid().makes_win(mv, mover, b.rule());
+            b.play(mv);
+            line.push(mv);
+            if five {
+                verified = mover == attacker;
+                break;
+            }
+        }
+    }
+    Attempt {
+        first: out.best,
+        claimed,
+        verified,
+        time: elapsed,
+        line,
+    }
+}
+
+/// Runs the command: `puzzles FILE [--task T[,T…]] [--time MS] [--limit N] [--verbose]`.
+pub fn run(args: &[String]) -> anyhow::Result<()> {
+    let mut file = None;
+    let mut tasks: Vec<String> = WIN_TASKS.iter().map(|s| s.to_string()).collect();
+    let mut time_ms: Option<u64> = None;
+    let mut limit = usize::MAX;
+    let mut verbose = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--task" => {
+                tasks = it
+                    .next()
+                    .context("--task needs a value")?
+                    .split(',')
+                    .map(String::from)
+                    .collect()
+            }
+            "--time" => time_ms = Some(it.next().context("--time needs a value")?.parse()?),
+            "--limit" => limit = it.next().context("--limit needs a value")?.parse()?,
+            "--verbose" => verbose = true,
+            f => file = Some(f.to_string()),
+        }
+    }
+    let Some(file) = file else {
+        bail!("usage: pbrain-pentad puzzles FILE [--task VCF,VCT3] [--time MS] [--limit N] [--verbose]");
+    };
+    let text = match std::fs::read_to_string(&file) {
+        Ok(t) => t,
+        Err(e) => {
+            println!("skipped: cannot read {file}: {e}");
+            return Ok(());
+        }
+    };
+    let puzzles = parse(&text)?;
+    let mut searcher = Searcher::new(64 << 20);
+    println!(
+        "{:8} {:>6} {:>7} {:>8} {:>9} {:>9} {:>9}",
+        "task", "count", "solved", "rate", "mean ms", "p95 ms", "max ms"
+    );
+    for task in &tasks {
+        let set: Vec<&Puzzle> = puzzles
+            .iter()
+            .filter(|p| &p.task == task)
+            .take(limit)
+            .collect();
+        if set.is_empty() {
+            continue;
+        }
+        let t = Duration::from_millis(time_ms.unwrap_or(if task == "VCF" { 1000 } else { 5000 }));
+        let mut times = Vec::new();
+        let mut solved = 0;
+        for p in &set {
+            let b = match p.board(p.rule()) {
+                Ok(b) => b,
+                Err(e) => {
+                    println!("{}: bad position: {e}", p.id);
+                    continue;
+                }
+            };
+            let a = attempt(&mut searcher, &b, t);
+            times.push(a.time.as_secs_f64() * 1000.0);
+            if a.verified {
+                solved += 1;
+            } else if verbose {
+                println!(
+                    "unsolved {} first {} claimed {} line {:?}",
+                    p.id, a.first, a.claimed, a.line
+                );
+            }
+        }
+        times.sort_by(|a, b| a.total_cmp(b));
+        let n = times.len().max(1);
+        let mean = times.iter().sum::<f64>() / n as f64;
+        let p95 = times.get((n * 95 / 100).min(n - 1)).copied().unwrap_or(0.0);
+        let max = times.last().copied().unwrap_or(0.0);
+        println!(
+            "{:8} {:>6} {:>7} {:>7.1}% {:>9.1} {:>9.1} {:>9.1}",
+            task,
+            set.len(),
+            solved,
+            100.0 * solved as f64 / set.len() as f64,
+            mean,
+            p95,
+            max
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_solves_a_small_vcf() {
+        // Black to move: a four on row 7 forces the reply, then a double four.
+        let text = r#"{"id":"t1","task":"VCF","rule":"freestyle","board_size":15,"side_to_move":"black","black":[[5,7],[6,7],[7,7],[9,9],[9,10],[9,11]],"white":[[4,7],[3,3],[12,12],[13,1],[1,13]]}"#;
+        let ps = parse(text).unwrap();
+        assert_eq!(ps.len(), 1);
+        let b = ps[0].board(ps[0].rule()).unwrap();
+        assert_eq!(b.side_to_move(), Color::Black);
+        let mut s = Searcher::new(1 << 20);
+        let a = attempt(&mut s, &b, Duration::from_millis(2000));
+        assert!(a.claimed && a.verified, "{a:?}");
+    }
+
+    #[test]
+    fn rejects_bad_lines() {
+        assert!(parse("{not json}").is_err());
+        let p = parse(r#"{"task":"VCF","black":[[0,0],[0,0]],"white":[]}"#).unwrap();
+        assert!(p[0].board(Rule::Renju).is_err());
+    }
+}
