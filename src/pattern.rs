@@ -309,13 +309,28 @@ fn build(kind: FiveKind) -> Box<[Shape]> {
         memo[key as usize] = p as u8;
         p as u8
     }
+    // Outside caro a wall blocks exactly like an opponent stone, so only keys without walls are
+    // classified (3^10 of them instead of 4^10) and the others copy their wall-free twin.
+    let walls_matter = matches!(kind, FiveKind::CaroOverline | FiveKind::CaroExact);
     let mut out = Vec::with_capacity(KEY_SPACE);
     for key in 0..KEY_SPACE as u32 {
-        let p = classify(key, &mut memo, kind, &completions);
+        let twin = if walls_matter {
+            key
+        } else {
+            walls_as_opponent(key)
+        };
+        let p = classify(twin, &mut memo, kind, &completions);
         let over = overline_through_centre(&decode(key)) as u8;
         out.push(Shape(p | (over << 4)));
     }
     out.into_boxed_slice()
+}
+
+/// The key with every wall replaced by an opponent stone.
+fn walls_as_opponent(key: u32) -> u32 {
+    // A wall is code 3 (both bits set): clear the low bit of those squares.
+    let both = key & (key >> 1) & 0x5_5555;
+    key & !both
 }
 
 #[cfg(test)]

@@ -168,6 +168,8 @@ struct Pending {
 /// A search in progress.
 struct Running {
     stop: Arc<AtomicBool>,
+    /// When the command that asked for this search was read.
+    asked: Instant,
     started: Instant,
 }
 
@@ -280,8 +282,26 @@ impl<E: Engine> Session<E> {
 
     /// A line that arrived while a search runs.
     fn line_while_searching(&mut self, text: String, at: Instant) -> Option<Exit> {
-        let started = self.running.as_ref().map_or(at, |r| r.started);
+        let (asked, started) = self
+            .running
+            .as_ref()
+            .map_or((at, at), |r| (r.asked, r.started));
         if at <= started {
+            // A stop read after the command that asked for this search is meant for it, even
+            // when the search took a while to start (building the rule's tables).
+            if at > asked {
+                match parse_command(&text) {
+                    Command::Stop => {
+                        self.stop_search();
+                        return None;
+                    }
+                    Command::Info(info @ Info::TimeoutTurn(..=0)) => {
+                        self.apply_info(info);
+                        return None;
+                    }
+                    _ => {}
+                }
+            }
             // Already read when the search started: it waits for the move.
             self.queue(text, at, true);
             return None;
@@ -762,6 +782,7 @@ impl<E: Engine> Session<E> {
         }
         self.running = Some(Running {
             stop,
+            asked: at,
             started: Instant::now(),
         });
     }

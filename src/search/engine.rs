@@ -1,6 +1,6 @@
 //! Iterative deepening PVS with a shared table, threat-aware move generation and Lazy SMP.
 
-use super::vcf::{has_four_move, Vcf};
+use super::vcf::{has_four_move, Abort, Vcf};
 use super::vct::Vct;
 use super::{legal_moves, stopped, Info, Limits, Outcome};
 use crate::board::{Board, Threat};
@@ -92,7 +92,11 @@ impl Searcher {
         let vcf_nodes = (limits.budget.hard.as_millis() as u64)
             .saturating_mul(1000)
             .clamp(2_000, ROOT_VCF_NODES);
-        let mut vcf = Vcf::new(vcf_nodes);
+        let abort = Abort {
+            deadline: limits.start.checked_add(limits.budget.hard),
+            stop,
+        };
+        let mut vcf = Vcf::new(vcf_nodes).with_abort(abort);
         let found = if limits.budget.hard.is_zero() {
             None
         } else {
@@ -106,7 +110,7 @@ impl Searcher {
             let n = (limits.budget.hard.as_millis() as u64)
                 .saturating_mul(ROOT_VCT_NODES_PER_MS)
                 .clamp(1_000, ROOT_VCT_NODES);
-            let mut vct = Vct::new(n);
+            let mut vct = Vct::new(n).with_abort(abort);
             // A win by threats takes at most two plies per threat, plus the final four and five.
             vct.solve(&mut board.clone(), ROOT_VCT_THREATS)
                 .map(|(m, d)| (2 * d + 3, vec![m]))
@@ -255,7 +259,7 @@ struct Worker<'a> {
     killers: [[Pos; 2]; MAX_PLY],
     pv: Box<[[Pos; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
-    vcf: Vcf,
+    vcf: Vcf<'a>,
 }
 
 impl<'a> Worker<'a> {

@@ -8,6 +8,26 @@
 use crate::board::{Board, Threat};
 use crate::types::{Color, Pos, DIRS};
 use ahash::AHashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// When a threat search must give up early: a deadline and the search's stop flag.
+#[derive(Clone, Copy)]
+pub struct Abort<'a> {
+    /// Give up at this moment.
+    pub deadline: Option<Instant>,
+    /// Give up once this is raised.
+    pub stop: &'a AtomicBool,
+}
+
+impl Abort<'_> {
+    /// Nodes between two looks at the clock.
+    pub const EVERY: u64 = 256;
+    /// True when the search must stop now.
+    pub fn due(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
 
 /// Squares on the four lines through `p` (within four steps) where `color` makes five.
 pub fn fives_near(b: &Board, p: Pos, color: Color) -> ([Pos; 8], usize) {
@@ -36,22 +56,32 @@ pub fn fives_near(b: &Board, p: Pos, color: Color) -> ([Pos; 8], usize) {
 const MAX_REMEMBERED: usize = 1 << 16;
 
 /// A VCF solver with its own memory of positions proven not to win.
-pub struct Vcf {
+pub struct Vcf<'a> {
+    abort: Option<Abort<'a>>,
+    aborted: bool,
     failed: AHashMap<u64, i32>,
     nodes: u64,
     max_nodes: u64,
     line: Vec<Pos>,
 }
 
-impl Vcf {
+impl<'a> Vcf<'a> {
     /// A solver that gives up after `max_nodes` nodes per call.
-    pub fn new(max_nodes: u64) -> Vcf {
+    pub fn new(max_nodes: u64) -> Vcf<'a> {
         Vcf {
+            abort: None,
+            aborted: false,
             failed: AHashMap::default(),
             nodes: 0,
             max_nodes,
             line: Vec::new(),
         }
+    }
+
+    /// Also gives up when `abort` says so.
+    pub fn with_abort(mut self, abort: Abort<'a>) -> Vcf<'a> {
+        self.abort = Some(abort);
+        self
     }
 
     /// Sets the node budget of each call.
@@ -73,6 +103,7 @@ impl Vcf {
     /// moves). Returns the winning line (attacker first, ending with the five) if one is found.
     pub fn solve(&mut self, b: &mut Board, max_plies: i32) -> Option<Vec<Pos>> {
         self.nodes = 0;
+        self.aborted = false;
         self.line.clear();
         if self.failed.len() > MAX_REMEMBERED {
             self.failed.clear();
@@ -82,6 +113,10 @@ impl Vcf {
         } else {
             None
         }
+    }
+
+    fn exhausted(&self) -> bool {
+        self.aborted || self.nodes >= self.max_nodes
     }
 
     /// True when the side to move wins by fours within `plies`; the line is pushed in reverse.
@@ -95,7 +130,10 @@ impl Vcf {
                 return true;
             }
         }
-        if plies < 3 || self.nodes >= self.max_nodes || !has_four_move(b, me) {
+        if self.nodes % Abort::EVERY == 0 {
+            self.aborted |= self.abort.is_some_and(|a| a.due());
+        }
+        if plies < 3 || self.exhausted() || !has_four_move(b, me) {
             return false;
         }
         let key = b.hash();
@@ -170,11 +208,11 @@ impl Vcf {
                 self.line.push(a);
                 return true;
             }
-            if self.nodes >= self.max_nodes {
+            if self.exhausted() {
                 return false;
             }
         }
-        if self.nodes < self.max_nodes {
+        if !self.exhausted() {
             self.failed.insert(key, plies);
         }
         false

@@ -4,7 +4,7 @@
 //! A position is won when every defence loses. Where the attacker runs out of depth a VCF may
 //! still finish the job.
 
-use super::vcf::Vcf;
+use super::vcf::{Abort, Vcf};
 use crate::board::{Board, Threat};
 use crate::types::{Color, Pos};
 use ahash::AHashMap;
@@ -17,24 +17,32 @@ const LEAF_VCF_PLIES: i32 = 20;
 const LEAF_VCF_NODES: u64 = 200;
 
 /// A VCT solver.
-pub struct Vct {
+pub struct Vct<'a> {
+    abort: Option<Abort<'a>>,
     memo: AHashMap<(u64, i32), bool>,
-    vcf: Vcf,
+    vcf: Vcf<'a>,
     nodes: u64,
     max_nodes: u64,
     out_of_nodes: bool,
 }
 
-impl Vct {
+impl<'a> Vct<'a> {
     /// A solver that gives up after `max_nodes` nodes per call.
-    pub fn new(max_nodes: u64) -> Vct {
+    pub fn new(max_nodes: u64) -> Vct<'a> {
         Vct {
+            abort: None,
             memo: AHashMap::default(),
             vcf: Vcf::new(LEAF_VCF_NODES),
             nodes: 0,
             max_nodes,
             out_of_nodes: false,
         }
+    }
+
+    /// Also gives up when `abort` says so.
+    pub fn with_abort(mut self, abort: Abort<'a>) -> Vct<'a> {
+        self.abort = Some(abort);
+        self
     }
 
     /// Nodes searched by the last call.
@@ -80,7 +88,9 @@ impl Vct {
 
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes >= self.max_nodes {
+        if self.nodes >= self.max_nodes
+            || (self.nodes % Abort::EVERY == 0 && self.abort.is_some_and(|a| a.due()))
+        {
             self.out_of_nodes = true;
         }
         self.out_of_nodes
