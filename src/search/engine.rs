@@ -9,6 +9,7 @@ use crate::types::{
     is_decisive, loss_in, win_in, Bound, Color, Depth, Pos, Value, AREA, INFINITE, WIN_BOUND,
 };
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
 /// Deepest ply a search line may reach.
 const MAX_PLY: usize = 128;
@@ -27,6 +28,9 @@ const LEAF_VCF_NODES: u64 = 48;
 /// Plies and nodes of the VCF tried at the root before searching.
 const ROOT_VCF_PLIES: i32 = 225;
 const ROOT_VCF_NODES: u64 = 2_000_000;
+const ROOT_VCF_NODES_PER_MS: u64 = 1_000;
+/// Root threat-search nodes per ply of a depth limit, when no clock bounds the search.
+const THREAT_NODES_PER_DEPTH: u64 = 5_000;
 /// Threat moves of the VCT tried at the root, and its node budget per millisecond of the
 /// hard time limit (capped).
 const ROOT_VCT_THREATS: i32 = 8;
@@ -89,9 +93,7 @@ impl Searcher {
         }
         let moves = root_moves(board);
         // A win by fours needs no further search.
-        let vcf_nodes = (limits.budget.hard.as_millis() as u64)
-            .saturating_mul(1000)
-            .clamp(2_000, ROOT_VCF_NODES);
+        let vcf_nodes = threat_budget(limits, ROOT_VCF_NODES_PER_MS, ROOT_VCF_NODES);
         let abort = Abort {
             deadline: limits.start.checked_add(limits.budget.hard),
             stop,
@@ -103,17 +105,19 @@ impl Searcher {
             vcf.solve(&mut board.clone(), ROOT_VCF_PLIES)
         };
         let found = found.map(|line| (line.len() as i32, line));
+        let mut threat_nodes = vcf.nodes();
         let found = found.or_else(|| {
             if limits.budget.hard.is_zero() || moves.len() == 1 {
                 return None;
             }
-            let n = (limits.budget.hard.as_millis() as u64)
-                .saturating_mul(ROOT_VCT_NODES_PER_MS)
-                .clamp(1_000, ROOT_VCT_NODES);
+            let n = threat_budget(limits, ROOT_VCT_NODES_PER_MS, ROOT_VCT_NODES);
             let mut vct = Vct::new(n).with_abort(abort);
             // A win by threats takes at most two plies per threat, plus the final four and five.
-            vct.solve(&mut board.clone(), ROOT_VCT_THREATS)
-                .map(|(m, d)| (2 * d + 3, vec![m]))
+            let r = vct
+                .solve(&mut board.clone(), ROOT_VCT_THREATS)
+                .map(|(m, d)| (2 * d + 3, vec![m]));
+            threat_nodes += vct.nodes();
+            r
         });
         if let Some((plies, line)) = found {
             let score = win_in(plies);
@@ -121,7 +125,7 @@ impl Searcher {
                 depth: 1,
                 seldepth: line.len() as i32,
                 score,
-                nodes: vcf.nodes(),
+                nodes: threat_nodes,
                 elapsed: limits.start.elapsed(),
                 pv: line.clone(),
             };
@@ -130,7 +134,7 @@ impl Searcher {
                 best: line[0],
                 score,
                 depth: 1,
-                nodes: vcf.nodes(),
+                nodes: threat_nodes,
                 pv: line,
             };
         }
@@ -160,7 +164,7 @@ impl Searcher {
             };
         }
         let done = AtomicBool::new(false);
-        let total_nodes = AtomicU64::new(0);
+        let total_nodes = AtomicU64::new(threat_nodes);
         let tt = &self.tt;
         let threads = limits.threads.max(1);
         std::thread::scope(|s| {
@@ -187,6 +191,22 @@ impl Searcher {
             out
         })
     }
+}
+
+/// Node budget of a root threat search: a share of the time limit, or of the depth or node
+/// limit when no clock bounds the search (so fixed-depth searches stay proportionate).
+fn threat_budget(limits: &Limits, per_ms: u64, cap: u64) -> u64 {
+    let by_limit = match (limits.max_depth, limits.max_nodes) {
+        (_, Some(n)) => n / 4,
+        (Some(d), None) => d.max(1) as u64 * THREAT_NODES_PER_DEPTH,
+        (None, None) => cap,
+    };
+    let by_time = if limits.budget.hard == Duration::MAX {
+        cap
+    } else {
+        (limits.budget.hard.as_millis() as u64).saturating_mul(per_ms)
+    };
+    by_time.min(by_limit).clamp(1_000, cap)
 }
 
 /// The move to play without searching: a five, else the block of the opponent's five, else an
