@@ -80,8 +80,23 @@ impl Searcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Info),
     ) -> Outcome {
+        self.search_excluding(board, limits, &[], stop, report)
+    }
+
+    /// Like [`Searcher::search`], but never plays a move of `exclude` at the root (multi-PV
+    /// searches, GUI blocked squares). With every legal move excluded, answers `Pos::NONE`.
+    pub fn search_excluding(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        exclude: &[Pos],
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Info),
+    ) -> Outcome {
         self.tt.new_search();
-        let fallback = quick_move(board);
+        let mut moves = root_moves(board);
+        moves.retain(|m| !exclude.contains(m));
+        let fallback = moves.first().copied().unwrap_or(Pos::NONE);
         if fallback.is_none() {
             return Outcome {
                 best: Pos::NONE,
@@ -91,7 +106,6 @@ impl Searcher {
                 pv: vec![],
             };
         }
-        let moves = root_moves(board);
         // A win by fours needs no further search.
         let vcf_nodes = threat_budget(limits, ROOT_VCF_NODES_PER_MS, ROOT_VCF_NODES);
         let abort = Abort {
@@ -119,6 +133,7 @@ impl Searcher {
             threat_nodes += vct.nodes();
             r
         });
+        let found = found.filter(|(_, line)| !exclude.contains(&line[0]));
         if let Some((plies, line)) = found {
             let score = win_in(plies);
             let info = Info {

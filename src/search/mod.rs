@@ -90,7 +90,7 @@ pub struct Outcome {
 mod engine;
 pub mod vcf;
 pub mod vct;
-pub use engine::Searcher;
+pub use engine::{quick_move, Searcher};
 
 /// Every legal move of the side to move (renju fouls excluded for black), or every empty square
 /// when all of them are fouls (then nothing else can be played).
