@@ -66,8 +66,44 @@ pub enum Command {
     YxShowForbid,
     /// `YXHASHCLEAR`: empty the transposition table.
     YxHashClear,
-    /// `YXSHOWINFO`: Yixin-Board's GUI handshake, accepted silently.
+    /// `YXSHOWINFO`: Yixin-Board's GUI handshake: a few `MESSAGE` lines, and unknown commands are
+    /// answered by silence from then on (as Rapfi does).
     YxShowInfo,
+    /// `YXSHOWHASHUSAGE`: `MESSAGE Transposition table full: x.y%`.
+    YxShowHashUsage,
+    /// `YXNBEST n`: search the n best moves (multi-PV), report each line, answer and play the
+    /// best.
+    YxNBest {
+        /// Lines wanted (clamped by the session).
+        n: i64,
+    },
+    /// `YXBALANCEONE bias`: the move after which the score is closest to `bias`; answered and
+    /// played.
+    YxBalanceOne {
+        /// Wanted score for the side to move.
+        bias: i64,
+    },
+    /// `YXBALANCETWO bias`: the two moves (side to move, then the opponent) after which the score
+    /// is closest to `bias`; answered as `x,y x,y` and played.
+    YxBalanceTwo {
+        /// Wanted score for the side to move.
+        bias: i64,
+    },
+    /// `YXSEARCHDEFEND`: every sensible move evaluated (which ones hold), the best answered and
+    /// played.
+    YxSearchDefend,
+    /// `YXBLOCK`: squares follow as `x,y` lines up to `DONE`; searches never play them.
+    YxBlock,
+    /// `YXBLOCKUNDO`: squares follow as `x,y` lines up to `DONE`; they may be played again.
+    YxBlockUndo,
+    /// `YXBLOCKRESET`: no square is blocked any more.
+    YxBlockReset,
+    /// A Yixin-Board database command (`YXQUERYDATABASEALL` …): a position follows up to `DONE`;
+    /// read and ignored (there is no database).
+    YxDatabase {
+        /// The command word, upper case.
+        word: String,
+    },
     /// A known command with unusable arguments: one `ERROR` line.
     Malformed {
         /// The command word, upper case.
@@ -87,7 +123,12 @@ impl Command {
     pub fn opens_block(&self) -> bool {
         matches!(
             self,
-            Command::Board | Command::YxBoard | Command::Swap2Board
+            Command::Board
+                | Command::YxBoard
+                | Command::Swap2Board
+                | Command::YxBlock
+                | Command::YxBlockUndo
+                | Command::YxDatabase { .. }
         )
     }
 
@@ -106,6 +147,10 @@ impl Command {
                 | Command::Swap2Board
                 | Command::Takeback { .. }
                 | Command::Play { .. }
+                | Command::YxNBest { .. }
+                | Command::YxBalanceOne { .. }
+                | Command::YxBalanceTwo { .. }
+                | Command::YxSearchDefend
         )
     }
 }
@@ -145,6 +190,11 @@ pub enum Info {
     TimeIncrement(i64),
     /// `hash_size` KB.
     HashSize(i64),
+    /// `pondering` 0/1 (Yixin-Board): think on the opponent's time.
+    Pondering(i64),
+    /// `show_detail` 0..3 (Yixin-Board): bit 0 the realtime lines (`MESSAGE REALTIME …`), bit 1
+    /// the `INFO PV …` blocks.
+    ShowDetail(i64),
     /// A known extension key the engine does not use (Yixin-Board, Rapfi, AlphaGomoku), with
     /// its numeric value.
     Extension {
@@ -170,13 +220,11 @@ pub enum Info {
 /// Extension keys that real managers and GUIs send (protocol.md §2.7, second table); all numeric.
 const EXTENSION_KEYS: &[&str] = &[
     "caution_factor",
-    "pondering",
     "vcthread",
     "checkmate",
     "nbestsym",
     "start_depth",
     "thread_split_depth",
-    "show_detail",
     "usedatabase",
     "database_readonly",
     "swapable",
@@ -191,7 +239,20 @@ const EXTENSION_KEYS: &[&str] = &[
     "protocol_lag",
 ];
 
-/// A stone line inside a `BOARD`/`YXBOARD`/`SWAP2BOARD` block.
+/// Yixin-Board database commands: each is followed by a position (`x,y` lines) and `DONE`.
+const DATABASE_COMMANDS: &[&str] = &[
+    "YXQUERYDATABASEALL",
+    "YXQUERYDATABASEONE",
+    "YXQUERYDATABASETEXT",
+    "YXQUERYDATABASEALLT",
+    "YXEDITTVDDATABASE",
+    "YXEDITTEXTDATABASE",
+    "YXEDITLABELDATABASE",
+    "YXDELETEDATABASEONE",
+    "YXDELETEDATABASEALL",
+];
+
+/// A stone line inside a `BOARD`/`YXBOARD`/`SWAP2BOARD`/`YXBLOCK` block.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StoneLine {
     /// `DONE`: the block ends.
@@ -256,6 +317,33 @@ pub fn parse_command(line: &str) -> Command {
         "YXSHOWFORBID" => Command::YxShowForbid,
         "YXHASHCLEAR" => Command::YxHashClear,
         "YXSHOWINFO" => Command::YxShowInfo,
+        "YXSHOWHASHUSAGE" => Command::YxShowHashUsage,
+        "YXNBEST" => match parse_int(rest) {
+            Some(n) => Command::YxNBest { n },
+            None => Command::Malformed {
+                command: "YXNBEST",
+                reason: format!("YXNBEST expects a count, got '{}'", excerpt(rest)),
+            },
+        },
+        "YXBALANCEONE" | "YXBALANCETWO" => {
+            let two = upper == "YXBALANCETWO";
+            let command = if two { "YXBALANCETWO" } else { "YXBALANCEONE" };
+            match parse_number(rest) {
+                Some(bias) if two => Command::YxBalanceTwo { bias },
+                Some(bias) => Command::YxBalanceOne { bias },
+                None => Command::Malformed {
+                    command,
+                    reason: format!("{command} expects a bias, got '{}'", excerpt(rest)),
+                },
+            }
+        }
+        "YXSEARCHDEFEND" => Command::YxSearchDefend,
+        "YXBLOCK" => Command::YxBlock,
+        "YXBLOCKUNDO" => Command::YxBlockUndo,
+        "YXBLOCKRESET" => Command::YxBlockReset,
+        w if DATABASE_COMMANDS.contains(&w) => Command::YxDatabase {
+            word: upper.clone(),
+        },
         _ => Command::Unknown {
             word: excerpt(word),
         },
@@ -286,6 +374,8 @@ pub fn parse_info(rest: &str) -> Info {
         "thread_num" => int(Info::ThreadNum),
         "time_increment" => int(Info::TimeIncrement),
         "hash_size" => int(Info::HashSize),
+        "pondering" => int(Info::Pondering),
+        "show_detail" => int(Info::ShowDetail),
         "evaluate" => match parse_xy(value) {
             Some((x, y)) => Info::Evaluate { x, y },
             None => Info::BadValue {
@@ -398,6 +488,17 @@ pub fn parse_int(s: &str) -> Option<i64> {
     parse_int_exact(s.split_whitespace().next()?)
 }
 
+/// The first token as a number, integer or decimal (rounded): `YXBALANCEONE 12.5`.
+fn parse_number(s: &str) -> Option<i64> {
+    let t = s.split_whitespace().next()?;
+    parse_int_exact(t).or_else(|| {
+        t.parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && v.abs() < 1e15)
+            .map(|v| v.round() as i64)
+    })
+}
+
 /// A whole token as a decimal integer with an optional sign; values beyond i64 saturate.
 fn parse_int_exact(t: &str) -> Option<i64> {
     let (neg, digits) = match t.as_bytes().first()? {
@@ -477,6 +578,30 @@ mod tests {
         assert_eq!(parse_command("yxshowforbid"), Command::YxShowForbid);
         assert_eq!(parse_command("YXHASHCLEAR"), Command::YxHashClear);
         assert_eq!(parse_command("yxshowinfo"), Command::YxShowInfo);
+        assert_eq!(parse_command("yxnbest 3"), Command::YxNBest { n: 3 });
+        assert_eq!(parse_command("YXNBEST\t5\r"), Command::YxNBest { n: 5 });
+        assert_eq!(
+            parse_command("yxbalanceone -20"),
+            Command::YxBalanceOne { bias: -20 }
+        );
+        assert_eq!(
+            parse_command("yxbalancetwo 12.6"),
+            Command::YxBalanceTwo { bias: 13 }
+        );
+        assert_eq!(parse_command("yxsearchdefend"), Command::YxSearchDefend);
+        assert_eq!(parse_command("yxblock"), Command::YxBlock);
+        assert_eq!(parse_command("YXBLOCKUNDO"), Command::YxBlockUndo);
+        assert_eq!(parse_command("yxblockreset"), Command::YxBlockReset);
+        assert_eq!(parse_command("yxshowhashusage"), Command::YxShowHashUsage);
+        assert_eq!(
+            parse_command("yxquerydatabaseallt"),
+            Command::YxDatabase {
+                word: "YXQUERYDATABASEALLT".into()
+            }
+        );
+        assert!(parse_command("yxblock").opens_block());
+        assert!(parse_command("yxquerydatabaseone").opens_block());
+        assert!(parse_command("yxnbest 2").interrupts_search());
         assert_eq!(
             parse_command("TAKEBACK 3,4"),
             Command::Takeback { x: 3, y: 4 }
@@ -537,12 +662,17 @@ mod tests {
             parse_command("FOO bar"),
             Command::Unknown { word: "FOO".into() }
         );
-        assert_eq!(
-            parse_command("yxnbest 3"),
-            Command::Unknown {
-                word: "yxnbest".into()
+        assert!(matches!(
+            parse_command("yxnbest"),
+            Command::Malformed {
+                command: "YXNBEST",
+                ..
             }
-        );
+        ));
+        assert!(matches!(
+            parse_command("YXBALANCEONE x"),
+            Command::Malformed { .. }
+        ));
         // A stray DONE outside a block is not a command.
         assert!(matches!(parse_command("DONE"), Command::Unknown { .. }));
     }
@@ -580,13 +710,8 @@ mod tests {
         assert_eq!(i("INFO thread_num 4"), Info::ThreadNum(4));
         assert_eq!(i("INFO time_increment 2000"), Info::TimeIncrement(2000));
         assert_eq!(i("INFO hash_size 1048576"), Info::HashSize(1048576));
-        assert_eq!(
-            i("INFO show_detail 3"),
-            Info::Extension {
-                key: "show_detail",
-                value: "3".into()
-            }
-        );
+        assert_eq!(i("INFO show_detail 3"), Info::ShowDetail(3));
+        assert_eq!(i("INFO pondering 1"), Info::Pondering(1));
         assert_eq!(
             i("INFO evaluator_draw_black_winrate 0.5"),
             Info::Extension {
@@ -615,6 +740,8 @@ mod tests {
             "thread_num",
             "time_increment",
             "hash_size",
+            "pondering",
+            "show_detail",
         ]
         .iter()
         .chain(EXTENSION_KEYS)

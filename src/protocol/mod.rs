@@ -14,6 +14,7 @@ pub mod command;
 pub mod input;
 pub mod output;
 pub mod session;
+pub mod tasks;
 
 pub use command::{parse_command, Command, Info};
 pub use output::Output;

@@ -20,11 +20,23 @@
 //! * Lines that had already been read when a search started (a script piped in one go) do not
 //!   interrupt it: they wait for its move. End of input stops every search at once (each still
 //!   answers its move) and then ends the session.
+//! * Yixin-Board (protocol.md §8): `YXNBEST`, `YXBALANCEONE`/`TWO` and `YXSEARCHDEFEND` run like a
+//!   move search (see [`tasks`](super::tasks)) and end in one answer line, played on the board as
+//!   Rapfi does; they interrupt a running search like BOARD does. `YXBLOCK` squares stay blocked
+//!   for every later search until `YXBLOCKUNDO`/`YXBLOCKRESET`. After `YXSHOWINFO` unknown commands
+//!   get no answer (Yixin-Board sends many this engine does not know). The realtime lines and
+//!   `INFO PV` blocks appear only after `INFO show_detail` asked for them.
+//! * `INFO pondering 1`: after each move answered to BEGIN/TURN/BOARD/PLAY, the engine searches
+//!   the opponent's position in the background, silently, until the next command (any command
+//!   but INFO stops it; YXSTOP stops it without output). The table keeps what it found.
+//! * `INFO hash_size` KB sets the table size when no `max_memory` was sent (Yixin-Board sends
+//!   none); with both, the smaller limit wins.
 
+use super::about_line;
 use super::command::{excerpt, parse_command, parse_stone_line, Command, Info, StoneLine};
 use super::input::Input;
 use super::output::Output;
-use super::{about_line, format_info};
+use super::tasks::{self, Answer, Gui, Job, Task};
 use crate::board::Board;
 use crate::rules::Rule;
 use crate::search::{self, Limits, Outcome, Searcher};
@@ -49,6 +61,9 @@ pub const MAX_DEPTH: i64 = 1000;
 pub const SWAP2_MAX_TIME: Duration = Duration::from_secs(5);
 /// Stack of the search worker thread.
 pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+/// Largest table `INFO hash_size` may ask for, as a power of two of KB (`MESSAGE INFO
+/// MAX_HASH_SIZE`): 4 GiB.
+pub const MAX_HASH_LOG2_KB: u32 = 22;
 
 /// What the session needs from a search engine: [`Searcher`]'s API. Tests plug in fakes.
 pub trait Engine: Send + 'static {
@@ -64,6 +79,23 @@ pub trait Engine: Send + 'static {
     fn resize(&mut self, bytes: usize);
     /// Empties the table.
     fn clear(&mut self);
+    /// Like [`Engine::search`], never playing a move of `exclude` at the root. The default
+    /// ignores `exclude` (test engines).
+    fn search_excluding(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        exclude: &[Pos],
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&search::Info),
+    ) -> Outcome {
+        let _ = exclude;
+        self.search(board, limits, stop, report)
+    }
+    /// Share of the table in use, in permille.
+    fn hash_usage_permille(&self) -> u32 {
+        0
+    }
 }
 
 impl Engine for Searcher {
@@ -81,6 +113,19 @@ impl Engine for Searcher {
     }
     fn clear(&mut self) {
         Searcher::clear(self)
+    }
+    fn search_excluding(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        exclude: &[Pos],
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&search::Info),
+    ) -> Outcome {
+        Searcher::search_excluding(self, board, limits, exclude, stop, report)
+    }
+    fn hash_usage_permille(&self) -> u32 {
+        Searcher::hash_usage_permille(self)
     }
 }
 
@@ -113,20 +158,11 @@ impl<E> From<Input> for Event<E> {
 pub struct Done<E> {
     /// The engine, back for the next search (`None` if it panicked).
     engine: Option<E>,
-    /// The result (`None` if the engine panicked or could not be run).
-    outcome: Option<Outcome>,
-    purpose: Purpose,
+    /// The answer (`None` if the engine panicked or could not be run).
+    answer: Option<Answer>,
+    task: Task,
     /// When the command that asked for it arrived.
     start: Instant,
-}
-
-/// What a search was run for, i.e. how its result is answered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Purpose {
-    /// A move line `x,y`, played on the board.
-    Move,
-    /// SWAP2BOARD case 2 (3 stones) or 3 (5 stones): `SWAP` or one move.
-    Swap2,
 }
 
 /// The kind of stone block being read.
@@ -135,6 +171,12 @@ enum BlockKind {
     Board,
     YxBoard,
     Swap2,
+    /// `YXBLOCK`: squares to block.
+    Block,
+    /// `YXBLOCKUNDO`: squares to unblock.
+    Unblock,
+    /// A database command's position: read and ignored.
+    Ignored,
 }
 
 impl BlockKind {
@@ -143,6 +185,9 @@ impl BlockKind {
             BlockKind::Board => "BOARD",
             BlockKind::YxBoard => "YXBOARD",
             BlockKind::Swap2 => "SWAP2BOARD",
+            BlockKind::Block => "YXBLOCK",
+            BlockKind::Unblock => "YXBLOCKUNDO",
+            BlockKind::Ignored => "YXDATABASE",
         }
     }
 }
@@ -171,6 +216,7 @@ struct Running {
     /// When the command that asked for this search was read.
     asked: Instant,
     started: Instant,
+    task: Task,
 }
 
 /// The session state.
@@ -199,6 +245,14 @@ pub struct Session<E: Engine> {
     /// A queued line opened a stone block whose `DONE` is not queued yet.
     pending_block: bool,
     eof: bool,
+    /// `YXSHOWINFO` was received: Yixin-Board's GUI mode.
+    gui_mode: bool,
+    /// `INFO show_detail`.
+    show_detail: i64,
+    /// `INFO pondering 1`.
+    pondering: bool,
+    /// `YXBLOCK` squares, as sent.
+    blocked: Vec<(i64, i64)>,
 }
 
 impl<E: Engine> Session<E> {
@@ -229,6 +283,10 @@ impl<E: Engine> Session<E> {
             pending: VecDeque::new(),
             pending_block: false,
             eof: false,
+            gui_mode: false,
+            show_detail: 0,
+            pondering: false,
+            blocked: Vec::new(),
         }
     }
 
@@ -282,6 +340,13 @@ impl<E: Engine> Session<E> {
 
     /// A line that arrived while a search runs.
     fn line_while_searching(&mut self, text: String, at: Instant) -> Option<Exit> {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.task == Task::Ponder)
+        {
+            return self.line_while_pondering(text, at);
+        }
         let (asked, started) = self
             .running
             .as_ref()
@@ -316,7 +381,8 @@ impl<E: Engine> Session<E> {
         }
         let cmd = parse_command(&text);
         match cmd {
-            Command::Blank | Command::YxShowInfo => {}
+            Command::Blank => {}
+            Command::YxShowInfo => self.show_info(),
             Command::Stop => self.stop_search(),
             Command::End => return Some(self.end()),
             Command::Info(info) => self.apply_info(info),
@@ -326,6 +392,30 @@ impl<E: Engine> Session<E> {
             }
             // ABOUT, YXSHOWFORBID, unknown commands…: answered after the move.
             _ => self.queue(text, at, false),
+        }
+        None
+    }
+
+    /// A line while pondering: INFO applies, YXSTOP ends the ponder silently, END ends all, and
+    /// any other command ends the ponder and is handled right after (its clock running).
+    fn line_while_pondering(&mut self, text: String, at: Instant) -> Option<Exit> {
+        let cmd = parse_command(&text);
+        if self.pending_block {
+            if cmd == Command::End {
+                return Some(self.end());
+            }
+            self.queue(text, at, false);
+            return None;
+        }
+        match cmd {
+            Command::Blank => {}
+            Command::End => return Some(self.end()),
+            Command::Info(info) => self.apply_info(info),
+            Command::Stop => self.stop_search(),
+            _ => {
+                self.stop_search();
+                self.queue(text, at, false);
+            }
         }
         None
     }
@@ -349,7 +439,8 @@ impl<E: Engine> Session<E> {
         let cmd = parse_command(text);
         log::debug!("command {cmd:?}");
         match cmd {
-            Command::Blank | Command::YxShowInfo => {}
+            Command::Blank => {}
+            Command::YxShowInfo => self.show_info(),
             Command::Info(info) => self.apply_info(info),
             Command::Start { size } => self.start(size, size),
             Command::RectStart { width, height } => self.start(width, height),
@@ -370,6 +461,39 @@ impl<E: Engine> Session<E> {
                     self.no_board("BEGIN");
                 }
             }
+            Command::YxNBest { n } => {
+                let n = n.clamp(1, tasks::MAX_NBEST as i64) as usize;
+                self.analysis("YXNBEST", Task::NBest(n), at);
+            }
+            Command::YxBalanceOne { bias } => self.analysis(
+                "YXBALANCEONE",
+                Task::Balance {
+                    two: false,
+                    bias: bias.clamp(-20_000, 20_000) as i32,
+                },
+                at,
+            ),
+            Command::YxBalanceTwo { bias } => self.analysis(
+                "YXBALANCETWO",
+                Task::Balance {
+                    two: true,
+                    bias: bias.clamp(-20_000, 20_000) as i32,
+                },
+                at,
+            ),
+            Command::YxSearchDefend => self.analysis("YXSEARCHDEFEND", Task::Defend, at),
+            Command::YxBlock => self.open_block(BlockKind::Block, at),
+            Command::YxBlockUndo => self.open_block(BlockKind::Unblock, at),
+            Command::YxBlockReset => self.blocked.clear(),
+            Command::YxDatabase { .. } => self.open_block(BlockKind::Ignored, at),
+            Command::YxShowHashUsage => {
+                let permille = self.engine.as_ref().map_or(0, |e| e.hash_usage_permille());
+                self.out.message(&format!(
+                    "Transposition table full: {}.{}%",
+                    permille / 10,
+                    permille % 10
+                ));
+            }
             Command::Turn { x, y } => self.turn(x, y, at),
             Command::Board => self.open_block(BlockKind::Board, at),
             Command::YxBoard => self.open_block(BlockKind::YxBoard, at),
@@ -387,9 +511,34 @@ impl<E: Engine> Session<E> {
                 self.out.message("hash table cleared");
             }
             Command::Malformed { reason, .. } => self.out.error(&reason),
+            Command::Unknown { word } if self.gui_mode => {
+                log::debug!("unknown command {word} ignored in GUI mode");
+            }
             Command::Unknown { word } => self.out.line(&format!("UNKNOWN command {word}")),
         }
         None
+    }
+
+    /// `YXSHOWINFO`: Yixin-Board's GUI mode, and the limits it shows in its settings.
+    fn show_info(&mut self) {
+        self.gui_mode = true;
+        self.out
+            .message(&format!("{} {}", super::NAME, env!("CARGO_PKG_VERSION")));
+        self.out
+            .message(&format!("INFO MAX_THREAD_NUM {MAX_THREADS}"));
+        self.out
+            .message(&format!("INFO MAX_HASH_SIZE {MAX_HASH_LOG2_KB}"));
+    }
+
+    /// An analysis command of Yixin-Board: a search answered like a move.
+    fn analysis(&mut self, name: &str, task: Task, at: Instant) {
+        if !self.ensure_board() {
+            return self.no_board(name);
+        }
+        if self.board.as_ref().is_some_and(|b| b.empty_count() == 0) {
+            return self.out.error("no move possible: the board is full");
+        }
+        self.start_search(at, task);
     }
 
     fn end(&mut self) -> Exit {
@@ -431,6 +580,18 @@ impl<E: Engine> Session<E> {
                 self.max_depth = (v > 0).then(|| v.min(MAX_DEPTH) as Depth);
             }
             Info::MaxNode(v) => self.max_nodes = (v > 0).then_some(v as u64),
+            Info::Pondering(v) => {
+                self.pondering = v == 1;
+                if !self.pondering
+                    && self
+                        .running
+                        .as_ref()
+                        .is_some_and(|r| r.task == Task::Ponder)
+                {
+                    self.stop_search();
+                }
+            }
+            Info::ShowDetail(v) => self.show_detail = v,
             Info::ThreadNum(v) => self.threads = v.clamp(1, MAX_THREADS as i64) as usize,
             Info::Rule(v) => {
                 self.rule = Rule::from_info(v);
@@ -459,7 +620,12 @@ impl<E: Engine> Session<E> {
         };
         let mut bytes = limit / 100 * HASH_SHARE_PCT;
         if let Some(kb) = self.hash_kb {
-            bytes = bytes.min((kb as u64).saturating_mul(1024));
+            let asked = (kb as u64).min(1 << MAX_HASH_LOG2_KB).saturating_mul(1024);
+            bytes = if self.max_memory > 0 {
+                bytes.min(asked)
+            } else {
+                asked
+            };
         }
         let bytes = (bytes / MIB * MIB).max(MIB);
         bytes.min(usize::MAX as u64) as usize
@@ -567,8 +733,12 @@ impl<E: Engine> Session<E> {
         if !board.is_empty(p) {
             return self.out.error(&format!("PLAY {p} is not empty"));
         }
+        let over = board.wins_by(board.side_to_move(), p);
         board.play(p);
         self.out.line(&p.to_string());
+        if !over && board.empty_count() > 0 {
+            self.maybe_ponder();
+        }
     }
 
     fn show_forbid(&self) {
@@ -624,6 +794,21 @@ impl<E: Engine> Session<E> {
     }
 
     fn finish_block(&mut self, block: Block) {
+        match block.kind {
+            BlockKind::Ignored => return,
+            BlockKind::Block | BlockKind::Unblock => {
+                for &(x, y, _) in &block.stones {
+                    let known = self.blocked.contains(&(x, y));
+                    if block.kind == BlockKind::Block && !known {
+                        self.blocked.push((x, y));
+                    } else if block.kind == BlockKind::Unblock && known {
+                        self.blocked.retain(|&b| b != (x, y));
+                    }
+                }
+                return;
+            }
+            _ => {}
+        }
         if !self.ensure_board() {
             return self.no_board(block.kind.name());
         }
@@ -682,16 +867,11 @@ impl<E: Engine> Session<E> {
             board.play(p);
         }
         if n == 0 {
-            let opening = swap2_opening(board);
-            let answer: Vec<String> = opening.iter().map(Pos::to_string).collect();
-            for &p in &opening {
-                board.play(p);
-            }
-            self.out.line(&answer.join(" "));
-            return;
+            // Three stones chosen by search among the classic openings.
+            return self.start_search(block.start, Task::Swap2Open);
         }
         // White to move: search, then SWAP (take black) when white stands worse.
-        self.start_search(block.start, Purpose::Swap2);
+        self.start_search(block.start, Task::Swap2);
     }
 
     // ---------------------------------------------------------------------------------------
@@ -703,13 +883,22 @@ impl<E: Engine> Session<E> {
         if board.empty_count() == 0 {
             return self.out.error("no move possible: the board is full");
         }
-        self.start_search(at, Purpose::Move);
+        self.start_search(at, Task::Move);
     }
 
-    fn limits(&self, start: Instant, purpose: Purpose) -> Limits {
+    fn limits(&self, start: Instant, task: Task) -> Limits {
+        if task == Task::Ponder {
+            return Limits {
+                start,
+                budget: crate::time::Budget::UNLIMITED,
+                max_depth: self.max_depth,
+                max_nodes: None,
+                threads: self.threads,
+            };
+        }
         let bounded = self.max_depth.is_some() || self.max_nodes.is_some();
         let mut budget = self.tc.budget(bounded);
-        if purpose == Purpose::Swap2 {
+        if matches!(task, Task::Swap2 | Task::Swap2Open) {
             budget.hard = budget.hard.min(SWAP2_MAX_TIME);
             budget.soft = budget.soft.min(budget.hard);
         }
@@ -722,10 +911,19 @@ impl<E: Engine> Session<E> {
         }
     }
 
-    fn start_search(&mut self, at: Instant, purpose: Purpose) {
+    fn start_search(&mut self, at: Instant, task: Task) {
         let board = self.board.clone().expect("a board");
-        let limits = self.limits(at, purpose);
-        log::debug!("search {purpose:?} {limits:?}");
+        let limits = self.limits(at, task);
+        let exclude: Vec<Pos> = match task {
+            Task::Ponder | Task::Swap2Open => Vec::new(),
+            _ => self
+                .blocked
+                .iter()
+                .filter_map(|&(x, y)| board.pos(x, y))
+                .collect(),
+        };
+        let gui = Gui::from_show_detail(self.show_detail);
+        log::debug!("search {task:?} {limits:?}");
         let engine = match self.engine.take() {
             Some(e) => e,
             None => {
@@ -746,12 +944,19 @@ impl<E: Engine> Session<E> {
         let job = move || {
             let mut engine = engine;
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                engine.search(&board, &limits, &flag, &mut |info| {
-                    out.message(&format_info(info))
-                })
+                let mut job = Job {
+                    engine: &mut engine,
+                    board: &board,
+                    limits,
+                    exclude: &exclude,
+                    stop: &flag,
+                    out: &out,
+                    gui,
+                };
+                tasks::run(task, &mut job)
             }));
-            let (engine, outcome) = match result {
-                Ok(o) => (Some(engine), Some(o)),
+            let (engine, answer) = match result {
+                Ok(a) => (Some(engine), Some(a)),
                 Err(_) => {
                     log::error!("the search panicked");
                     (None, None)
@@ -759,8 +964,8 @@ impl<E: Engine> Session<E> {
             };
             let done = Done {
                 engine,
-                outcome,
-                purpose,
+                answer,
+                task,
                 start: limits.start,
             };
             let _ = tx.send(Event::Done(Box::new(done)));
@@ -774,8 +979,8 @@ impl<E: Engine> Session<E> {
             log::error!("cannot start the search thread: {e}");
             let done = Done {
                 engine: None,
-                outcome: None,
-                purpose,
+                answer: None,
+                task,
                 start: at,
             };
             let _ = self.tx.send(Event::Done(Box::new(done)));
@@ -784,6 +989,7 @@ impl<E: Engine> Session<E> {
             stop,
             asked: at,
             started: Instant::now(),
+            task,
         });
     }
 
@@ -799,6 +1005,9 @@ impl<E: Engine> Session<E> {
             self.engine = Some(e);
             self.resize_engine();
         }
+        if done.task == Task::Ponder {
+            return;
+        }
         // Keep a match clock that the manager does not re-send roughly right.
         if let Some(left) = self.tc.left_ms {
             if left < UNLIMITED_MS {
@@ -809,22 +1018,53 @@ impl<E: Engine> Session<E> {
         let Some(board) = self.board.as_mut() else {
             return;
         };
-        let best = done.outcome.as_ref().map_or(Pos::NONE, |o| o.best);
-        if done.purpose == Purpose::Swap2 {
-            if let Some(o) = &done.outcome {
-                log::debug!("swap2 score for white {}", o.score);
-                if o.score < 0 {
-                    self.out.line("SWAP");
-                    return;
+        let answer = match done.answer {
+            Some(a) => a,
+            None => match done.task {
+                Task::Swap2Open => Answer::Moves(swap2_opening(board).to_vec()),
+                Task::Balance { two: true, .. } => tasks::fallback_moves(board, 2),
+                _ => Answer::Move(Pos::NONE),
+            },
+        };
+        match answer {
+            Answer::Silent => {}
+            Answer::Swap => self.out.line("SWAP"),
+            Answer::Move(best) => match legal_answer(board, best) {
+                Some(p) => {
+                    let over = board.wins_by(board.side_to_move(), p);
+                    board.play(p);
+                    self.out.line(&p.to_string());
+                    if done.task == Task::Move && !over && board.empty_count() > 0 {
+                        self.maybe_ponder();
+                    }
+                }
+                None => self.out.error("no move possible: the board is full"),
+            },
+            Answer::Moves(moves) => {
+                let mut played = Vec::with_capacity(moves.len());
+                for &m in &moves {
+                    let p = if on_board(board, m) && board.is_empty(m) {
+                        Some(m)
+                    } else {
+                        legal_answer(board, Pos::NONE)
+                    };
+                    let Some(p) = p else { break };
+                    board.play(p);
+                    played.push(p.to_string());
+                }
+                if played.is_empty() {
+                    self.out.error("no move possible: the board is full");
+                } else {
+                    self.out.line(&played.join(" "));
                 }
             }
         }
-        match legal_answer(board, best) {
-            Some(p) => {
-                board.play(p);
-                self.out.line(&p.to_string());
-            }
-            None => self.out.error("no move possible: the board is full"),
+    }
+
+    /// Starts pondering when asked for and nothing waits.
+    fn maybe_ponder(&mut self) {
+        if self.pondering && self.pending.is_empty() && !self.eof && self.running.is_none() {
+            self.start_search(Instant::now(), Task::Ponder);
         }
     }
 }

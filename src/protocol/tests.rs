@@ -206,7 +206,10 @@ struct ProbeState {
     resized: Vec<usize>,
     cleared: usize,
     limits: Vec<Limits>,
+    excluded: Vec<Vec<Pos>>,
     searching: bool,
+    /// Searches without a clock (pondering) run until stopped.
+    slow_unlimited: bool,
 }
 
 impl Probe {
@@ -238,7 +241,18 @@ impl Engine for Fake {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> Outcome {
+        self.search_excluding(board, limits, &[], stop, report)
+    }
+    fn search_excluding(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        exclude: &[Pos],
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> Outcome {
         self.probe.lock().limits.push(*limits);
+        self.probe.lock().excluded.push(exclude.to_vec());
         self.probe.lock().searching = true;
         report(&SearchInfo {
             depth: 1,
@@ -249,14 +263,23 @@ impl Engine for Fake {
             pv: vec![Pos::NONE],
         });
         let t0 = Instant::now();
-        while self.slow && !stop.load(Ordering::Relaxed) && t0.elapsed() < Duration::from_secs(30) {
+        let slow =
+            self.slow || (self.probe.lock().slow_unlimited && limits.budget.hard == Duration::MAX);
+        while slow && !stop.load(Ordering::Relaxed) && t0.elapsed() < Duration::from_secs(30) {
             thread::sleep(Duration::from_millis(1));
         }
         self.probe.lock().searching = false;
         if self.panic {
             panic!("fake engine panic (expected by the test)");
         }
-        let best = legal_answer(board, Pos::NONE).unwrap_or(Pos::NONE);
+        let best = crate::search::legal_moves(board)
+            .into_iter()
+            .filter(|p| !exclude.contains(p))
+            .min_by_key(|&p| {
+                let (dx, dy) = (p.x() as i64 - 7, p.y() as i64 - 7);
+                (dx.abs().max(dy.abs()), p)
+            })
+            .unwrap_or(Pos::NONE);
         Outcome {
             best,
             score: self.score,
@@ -378,7 +401,7 @@ fn protocol_blank_lines_and_idle_stop_are_silent() {
 
 #[test]
 fn protocol_unknown_is_one_line() {
-    let (a, _) = script("FOO\nyxnbest 3\nDONE\n\u{1}\u{2}x y\n");
+    let (a, _) = script("FOO\nyxresign\nDONE\n\u{1}\u{2}x y\n");
     assert_eq!(a.len(), 4, "{a:?}");
     assert!(a.iter().all(|l| l.starts_with("UNKNOWN ")), "{a:?}");
 }
@@ -1130,4 +1153,319 @@ fn protocol_random_sessions_never_panic() {
             );
         }
     }
+}
+
+// ------------------------------------------------------------------------------------------
+// Yixin-Board: analysis commands, GUI lines, blocks, pondering
+
+/// Every output line of a whole script run with the real searcher (MESSAGE lines included).
+fn script_lines(s: &str) -> Vec<String> {
+    let out = Buf::default();
+    run(Cursor::new(s.as_bytes().to_vec()), out.clone());
+    out.lines()
+}
+
+/// A live session with the real searcher, fed `lines`, waited for `n` answers, then ended;
+/// returns every output line.
+fn live_lines(lines: &[&str], n: usize) -> Vec<String> {
+    let live = Live::real();
+    for l in lines {
+        live.send(l);
+    }
+    // Answers other than the GUI's INFO lines.
+    let t0 = Instant::now();
+    while live
+        .out
+        .answers()
+        .iter()
+        .filter(|l| !l.starts_with("INFO "))
+        .count()
+        < n
+    {
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "{:?}",
+            live.out.lines()
+        );
+        thread::sleep(Duration::from_millis(2));
+    }
+    live.send("END");
+    let out = live.out.clone();
+    live.join(false, Duration::from_secs(20));
+    out.lines()
+}
+
+#[test]
+fn protocol_yxshowinfo_messages_and_silent_unknown_commands() {
+    let l = script_lines("yxshowinfo\nSTART 15\nyxdraw\nfoo 1,2\nINFO show_detail 3\n");
+    assert!(
+        l.contains(&"MESSAGE INFO MAX_THREAD_NUM 256".to_string()),
+        "{l:?}"
+    );
+    assert!(
+        l.iter()
+            .any(|x| x.starts_with("MESSAGE INFO MAX_HASH_SIZE ")),
+        "{l:?}"
+    );
+    assert_eq!(answers(&l), ["OK"]);
+    // Without the GUI handshake an unknown command is still answered.
+    let l = script_lines("START 15\nyxdraw\n");
+    assert_eq!(answers(&l), ["OK", "UNKNOWN command yxdraw"]);
+}
+
+#[test]
+fn protocol_gui_lines_only_when_asked() {
+    let base = [
+        "START 15",
+        "INFO max_depth 3",
+        "INFO timeout_turn 5000",
+        "TURN 7,7",
+    ];
+    let plain = live_lines(&base, 2);
+    assert!(
+        !plain
+            .iter()
+            .any(|l| l.starts_with("INFO ") || l.contains("REALTIME")),
+        "{plain:?}"
+    );
+    let mut gui = vec!["INFO show_detail 3"];
+    gui.extend(base);
+    let l = live_lines(&gui, 2);
+    for want in [
+        "INFO PV 0",
+        "INFO NUMPV 1",
+        "INFO PV DONE",
+        "MESSAGE REALTIME REFRESH",
+    ] {
+        assert!(l.iter().any(|x| x == want), "{want}: {l:?}");
+    }
+    assert!(l.iter().any(|x| x.starts_with("INFO BESTLINE ")), "{l:?}");
+    assert!(l.iter().any(|x| x.starts_with("INFO EVAL ")), "{l:?}");
+    assert!(
+        l.iter().any(|x| x.starts_with("MESSAGE REALTIME BEST ")),
+        "{l:?}"
+    );
+    // One move answer; the INFO lines are not answers a manager must read, but they are
+    // the only other lines.
+    let real: Vec<&String> = l
+        .iter()
+        .filter(|x| !x.starts_with("MESSAGE ") && !x.starts_with("INFO "))
+        .collect();
+    assert_eq!(real.len(), 2, "{l:?}");
+    assert!(is_move(real[1]));
+}
+
+/// A position with black (the engine, to move) attacked: white has 7,3 8,3 9,3 10,3 (a four,
+/// open at 6,3 only: 11,3 is black).
+const FOUR_BOARD: &str = "yxboard\n7,7,1\n7,3,2\n8,7,1\n8,3,2\n9,8,1\n9,3,2\n11,3,1\n10,3,2\ndone";
+
+#[test]
+fn protocol_yxnbest_reports_lines_and_plays_one_move() {
+    let l = live_lines(
+        &[
+            "START 15",
+            "INFO max_depth 2",
+            "INFO timeout_turn 5000",
+            "yxboard",
+            "7,7,1",
+            "8,8,2",
+            "8,7,1",
+            "done",
+            "yxnbest 3",
+            "TURN 9,7",
+        ],
+        3,
+    );
+    let a = answers(&l);
+    assert_eq!(a[0], "OK");
+    assert!(is_move(&a[1]), "{l:?}");
+    for k in 1..=3 {
+        assert!(
+            l.iter().any(|x| x.starts_with(&format!("MESSAGE ({k}) "))),
+            "line {k}: {l:?}"
+        );
+    }
+    // The answer is the first move of a reported line, and it was played: TURN there fails.
+    let (x, y) = mv(&a[1]);
+    let name = crate::notation::pos_to_str(Pos::new(x, y));
+    assert!(
+        l.iter()
+            .any(|x| x.starts_with("MESSAGE (") && x.contains(&format!("| {name}"))),
+        "{name}: {l:?}"
+    );
+    if a[1] == "9,7" {
+        assert!(is_error(&a[2]), "{l:?}");
+    }
+}
+
+#[test]
+fn protocol_yxsearchdefend_finds_the_only_block() {
+    let mut lines = vec!["START 15", "INFO max_depth 2", "INFO show_detail 1"];
+    lines.extend(FOUR_BOARD.lines());
+    lines.push("yxsearchdefend");
+    let l = live_lines(&lines, 2);
+    let a = answers(&l);
+    assert_eq!(a[1], "6,3", "{l:?}");
+    assert!(
+        l.iter().any(|x| x.starts_with("MESSAGE REALTIME LOST ")),
+        "{l:?}"
+    );
+    assert!(l.iter().any(|x| x == "MESSAGE REALTIME POS 6,3"), "{l:?}");
+}
+
+#[test]
+fn protocol_yxbalance_answers_one_or_two_moves() {
+    let setup = [
+        "START 15",
+        "INFO max_depth 1",
+        "yxboard",
+        "7,7,1",
+        "8,8,2",
+        "done",
+    ];
+    let mut one = setup.to_vec();
+    one.push("yxbalanceone 0");
+    let a = answers(&live_lines(&one, 2));
+    assert!(is_move(&a[1]), "{a:?}");
+    let mut two = setup.to_vec();
+    two.push("yxbalancetwo 0");
+    let a = answers(&live_lines(&two, 2));
+    let m = swap2_moves(&a[1]);
+    assert_eq!(m.len(), 2, "{a:?}");
+    assert_ne!(m[0], m[1]);
+    for p in &m {
+        assert!(*p != (7, 7) && *p != (8, 8), "{a:?}");
+    }
+}
+
+#[test]
+fn protocol_yxblock_keeps_moves_out_of_every_search() {
+    let probe = Probe::default();
+    let live = Live::fake(&probe, false, 0);
+    live.send("START 15");
+    live.send("yxblock");
+    live.send("7,7");
+    live.send("8,8");
+    live.send("done");
+    live.send("BEGIN");
+    let a = live.wait_answers(2);
+    assert_ne!(a[1], "7,7");
+    live.send("yxblockundo");
+    live.send("8,8");
+    live.send("done");
+    live.send("RESTART");
+    live.send("BEGIN");
+    live.wait_answers(4);
+    live.send("yxblockreset");
+    live.send("RESTART");
+    live.send("BEGIN");
+    let a = live.wait_answers(6);
+    assert_eq!(a[5], "7,7", "{a:?}");
+    live.send("END");
+    live.join(false, Duration::from_secs(5));
+    let p = probe.lock();
+    let seven = Pos::new(7, 7);
+    let eight = Pos::new(8, 8);
+    assert_eq!(p.excluded[0], [seven, eight]);
+    assert_eq!(p.excluded[1], [seven]);
+    assert!(p.excluded[2].is_empty());
+}
+
+#[test]
+fn protocol_yxstop_during_analysis_answers_once() {
+    for cmd in [
+        "yxnbest 3",
+        "yxbalanceone 0",
+        "yxbalancetwo 0",
+        "yxsearchdefend",
+    ] {
+        let probe = Probe::default();
+        let live = Live::fake(&probe, true, 0);
+        live.send("START 15");
+        live.send("yxboard");
+        live.send("7,7,1");
+        live.send("8,8,2");
+        live.send("done");
+        live.send(cmd);
+        probe.wait_searching();
+        live.send("yxstop");
+        let a = live.wait_answers(2);
+        thread::sleep(Duration::from_millis(50));
+        live.send("YXSTOP");
+        thread::sleep(Duration::from_millis(20));
+        live.send("END");
+        let (_, a2) = live.join(false, Duration::from_secs(5));
+        assert_eq!(a, a2, "{cmd}");
+        assert_eq!(a.len(), 2, "{cmd}: {a:?}");
+        let n = a[1].split(' ').count();
+        assert_eq!(n, if cmd.contains("two") { 2 } else { 1 }, "{cmd}: {a:?}");
+        swap2_moves(&a[1]);
+    }
+}
+
+#[test]
+fn protocol_pondering_is_silent_and_ends_at_the_next_command() {
+    let probe = Probe::default();
+    probe.lock().slow_unlimited = true;
+    let live = Live::fake(&probe, false, 0);
+    live.send("INFO pondering 1");
+    live.send("START 15");
+    live.send("TURN 7,7");
+    live.wait_answers(2);
+    probe.wait_searching();
+    // Pondering: no output, YXSTOP ends it without a move.
+    thread::sleep(Duration::from_millis(100));
+    assert_eq!(live.out.lines().len(), 2 + 1, "{:?}", live.out.lines());
+    live.send("YXSTOP");
+    thread::sleep(Duration::from_millis(100));
+    assert!(!probe.lock().searching);
+    assert_eq!(live.out.answers().len(), 2);
+    // A TURN during the ponder is answered at once.
+    live.send("TURN 0,0");
+    live.wait_answers(3);
+    probe.wait_searching();
+    let t0 = Instant::now();
+    live.send("INFO time_left 1000");
+    live.send("TURN 1,1");
+    live.wait_answers(4);
+    assert!(t0.elapsed() < Duration::from_secs(5));
+    // Turned off: no more pondering after the next move.
+    live.send("INFO pondering 0");
+    live.send("TURN 2,2");
+    live.wait_answers(5);
+    thread::sleep(Duration::from_millis(50));
+    assert!(!probe.lock().searching);
+    live.send("END");
+    let (exit, a) = live.join(false, Duration::from_secs(5));
+    assert_eq!(exit, Exit::End);
+    assert_eq!(a.len(), 5, "{a:?}");
+    // Pondering searches run without a clock; move searches keep theirs.
+    let p = probe.lock();
+    assert!(p.limits.iter().any(|l| l.budget.hard == Duration::MAX));
+    assert!(p.limits.iter().any(|l| l.budget.hard != Duration::MAX));
+}
+
+#[test]
+fn protocol_hash_usage_database_commands_and_hash_size() {
+    let l = script_lines(
+        "START 15\nyxshowhashusage\nyxquerydatabaseall\n7,7\n8,8\ndone\nyxshowforbid\n",
+    );
+    assert!(
+        l.contains(&"MESSAGE Transposition table full: 0.0%".to_string()),
+        "{l:?}"
+    );
+    assert_eq!(answers(&l), ["OK", "FORBID ."]);
+    // INFO hash_size alone sets the table; with max_memory the smaller limit wins.
+    let probe = Probe::default();
+    let live = Live::fake(&probe, false, 0);
+    live.send("INFO hash_size 524288");
+    live.send("START 15");
+    live.send("BEGIN");
+    live.wait_answers(2);
+    live.send("INFO max_memory 104857600");
+    live.send("END");
+    live.join(false, Duration::from_secs(5));
+    let p = probe.lock();
+    assert_eq!(p.made, [512 << 20]);
+    assert_eq!(p.resized, [45 << 20]);
 }

@@ -22,6 +22,7 @@ pub struct Vct<'a> {
     memo: AHashMap<(u64, i32), bool>,
     vcf: Vcf<'a>,
     nodes: u64,
+    next_check: u64,
     max_nodes: u64,
     out_of_nodes: bool,
 }
@@ -34,6 +35,7 @@ impl<'a> Vct<'a> {
             memo: AHashMap::default(),
             vcf: Vcf::new(LEAF_VCF_NODES),
             nodes: 0,
+            next_check: 0,
             max_nodes,
             out_of_nodes: false,
         }
@@ -55,6 +57,7 @@ impl<'a> Vct<'a> {
     /// of threat moves it needs.
     pub fn solve(&mut self, b: &mut Board, max_threats: i32) -> Option<(Pos, i32)> {
         self.nodes = 0;
+        self.next_check = 0;
         self.out_of_nodes = false;
         if self.memo.len() > MAX_REMEMBERED {
             self.memo.clear();
@@ -88,9 +91,14 @@ impl<'a> Vct<'a> {
 
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes >= self.max_nodes
-            || (self.nodes % Abort::EVERY == 0 && self.abort.is_some_and(|a| a.due()))
-        {
+        // Leaf VCF searches add many nodes at once: compare with a threshold.
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + Abort::EVERY;
+            if self.abort.is_some_and(|a| a.due()) {
+                self.out_of_nodes = true;
+            }
+        }
+        if self.nodes >= self.max_nodes {
             self.out_of_nodes = true;
         }
         self.out_of_nodes

@@ -1,0 +1,935 @@
+//! The searches behind the answers: a move, Yixin-Board's analysis commands (multi-PV, balanced
+//! moves, the defence search), Swap2 decisions and pondering. Each runs on the worker thread with
+//! the engine, writes its report as `MESSAGE` lines (and the GUI's realtime and `INFO` lines when
+//! the GUI asked for them with `INFO show_detail`), and returns the answer the session prints.
+//!
+//! Several searches, one answer: multi-PV, the defence search and the balance commands run
+//! *rounds* of growing depth. In a round every line (every root move, or every candidate move or
+//! pair of moves) is searched to the round's depth, so the lines of a round compare at equal depth
+//! and every line has a score after the first round. A round is cut short when the soft time
+//! limit passes, the node limit is used up, or the search is stopped; the last complete results
+//! count, and the first round always completes unless the search is stopped.
+
+use super::format_info;
+use super::output::Output;
+use super::session::Engine;
+use crate::board::Board;
+use crate::search::{legal_moves, Info, Limits, Outcome};
+use crate::types::{is_decisive, loss_in, win_in, Color, Depth, Pos, Value, WIN};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Deepest round when no depth limit is set.
+pub const MAX_ROUND_DEPTH: Depth = 60;
+/// Most lines of `YXNBEST`.
+pub const MAX_NBEST: usize = 64;
+/// Candidate moves of `YXBALANCEONE`.
+pub const BALANCE_ONE_MOVES: usize = 24;
+/// First and second moves of `YXBALANCETWO` (pairs = their product).
+pub const BALANCE_TWO_FIRST: usize = 8;
+/// See [`BALANCE_TWO_FIRST`].
+pub const BALANCE_TWO_SECOND: usize = 6;
+/// Most candidate moves of `YXSEARCHDEFEND`.
+pub const MAX_DEFEND_MOVES: usize = 80;
+/// Score units per "pawn" of the win-rate curve of `INFO WINRATE`.
+pub const WINRATE_SCALE: f64 = 250.0;
+
+/// What a search is run for, i.e. how its result is answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Task {
+    /// A move `x,y`, played on the board (BEGIN, TURN, BOARD).
+    Move,
+    /// SWAP2BOARD with 3 or 5 stones: `SWAP` or one move.
+    Swap2,
+    /// SWAP2BOARD with no stone: three stones (black, white, black) chosen by search.
+    Swap2Open,
+    /// `YXNBEST n`: n lines, the best move answered and played.
+    NBest(usize),
+    /// `YXBALANCEONE` / `YXBALANCETWO`.
+    Balance {
+        /// Two moves (side to move, then the opponent) instead of one.
+        two: bool,
+        /// Wanted score, for the side to move now.
+        bias: Value,
+    },
+    /// `YXSEARCHDEFEND`: every sensible move scored, the best answered and played.
+    Defend,
+    /// Thinking on the opponent's time: no output at all, stopped by the next command.
+    Ponder,
+}
+
+/// The answer of a task.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// One move, printed `x,y` and played (`Pos::NONE`: let the session pick a legal one).
+    Move(Pos),
+    /// Several moves printed on one line and played in order.
+    Moves(Vec<Pos>),
+    /// `SWAP`.
+    Swap,
+    /// Nothing (pondering).
+    Silent,
+}
+
+/// What the GUI asked to see (`INFO show_detail`: bit 0 realtime, bit 1 detail).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Gui {
+    /// `MESSAGE REALTIME …` lines.
+    pub realtime: bool,
+    /// `INFO PV …` blocks.
+    pub detail: bool,
+}
+
+impl Gui {
+    /// From an `INFO show_detail` value.
+    pub fn from_show_detail(v: i64) -> Gui {
+        Gui {
+            realtime: v > 0 && v & 1 != 0,
+            detail: v > 0 && v & 2 != 0,
+        }
+    }
+}
+
+/// Everything a task needs.
+pub struct Job<'a, E: Engine> {
+    /// The engine.
+    pub engine: &'a mut E,
+    /// The position (side to move set).
+    pub board: &'a Board,
+    /// Limits of the whole task.
+    pub limits: Limits,
+    /// Root moves never played (`YXBLOCK`).
+    pub exclude: &'a [Pos],
+    /// Raised to stop.
+    pub stop: &'a AtomicBool,
+    /// Where the report goes.
+    pub out: &'a Output,
+    /// GUI extras.
+    pub gui: Gui,
+}
+
+/// Runs a task to its answer.
+pub fn run<E: Engine>(task: Task, job: &mut Job<'_, E>) -> Answer {
+    match task {
+        Task::Move => Answer::Move(single(job).best),
+        Task::Swap2 => {
+            let o = single(job);
+            // White to move: take black when white stands worse.
+            if o.score < 0 {
+                Answer::Swap
+            } else {
+                Answer::Move(o.best)
+            }
+        }
+        Task::Swap2Open => swap2_opening(job),
+        Task::NBest(n) => nbest(job, n),
+        Task::Balance { two, bias } => balance(job, two, bias),
+        Task::Defend => defend(job),
+        Task::Ponder => {
+            job.engine
+                .search_excluding(job.board, &job.limits, &[], job.stop, &mut |_| {});
+            Answer::Silent
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Text of the report
+
+/// A score as people read it: `+M5` (a win in 5 plies), `-M4`, or the number.
+pub fn score_text(v: Value) -> String {
+    if is_decisive(v) {
+        if v > 0 {
+            format!("+M{}", WIN - v)
+        } else {
+            format!("-M{}", WIN + v)
+        }
+    } else {
+        v.to_string()
+    }
+}
+
+/// Winning chance of the side to move, 0..1, from a score.
+pub fn winrate(v: Value) -> f64 {
+    if is_decisive(v) {
+        return if v > 0 { 1.0 } else { 0.0 };
+    }
+    1.0 / (1.0 + (-(v as f64) / WINRATE_SCALE).exp())
+}
+
+/// Squares as `h8 i9 j10`.
+pub fn pos_line(pv: &[Pos]) -> String {
+    let v: Vec<String> = pv
+        .iter()
+        .filter(|p| !p.is_none())
+        .map(|&p| crate::notation::pos_to_str(p))
+        .collect();
+    v.join(" ")
+}
+
+/// Squares as `7,7 8,8 9,9` (protocol coordinates).
+pub fn xy_line(pv: &[Pos]) -> String {
+    let v: Vec<String> = pv
+        .iter()
+        .filter(|p| !p.is_none())
+        .map(Pos::to_string)
+        .collect();
+    v.join(" ")
+}
+
+/// One finished line of an analysis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// Its first move.
+    pub best: Pos,
+    /// Score for the side to move at the root.
+    pub score: Value,
+    /// Depth reached.
+    pub depth: Depth,
+    /// Deepest ply reached.
+    pub seldepth: i32,
+    /// Nodes of this line.
+    pub nodes: u64,
+    /// The line, its first move first.
+    pub pv: Vec<Pos>,
+}
+
+/// The `INFO PV …` block Yixin-Board reads for one line (Rapfi's format).
+fn info_block(out: &Output, index: usize, count: usize, l: &Line, total: u64, ms: u128) {
+    let speed = total as u128 * 1000 / ms.max(1);
+    for s in [
+        format!("INFO PV {index}"),
+        format!("INFO NUMPV {count}"),
+        format!("INFO DEPTH {}", l.depth),
+        format!("INFO SELDEPTH {}", l.seldepth),
+        format!("INFO NODES {}", l.nodes),
+        format!("INFO TOTALNODES {total}"),
+        format!("INFO TOTALTIME {ms}"),
+        format!("INFO SPEED {speed}"),
+        format!("INFO EVAL {}", score_text(l.score)),
+        format!("INFO WINRATE {:.4}", winrate(l.score)),
+        format!("INFO BESTLINE {}", xy_line(&l.pv)),
+        "INFO PV DONE".to_string(),
+    ] {
+        out.line(&s);
+    }
+}
+
+/// `MESSAGE (i) score | depth-seldepth | h8 i9 …` (Rapfi's multi-PV line).
+fn pv_message(out: &Output, index: usize, l: &Line) {
+    out.message(&format!(
+        "({}) {} | {}-{} | {}",
+        index + 1,
+        score_text(l.score),
+        l.depth,
+        l.seldepth,
+        pos_line(&l.pv)
+    ));
+}
+
+fn realtime(out: &Output, what: &str, p: Pos) {
+    if !p.is_none() {
+        out.message(&format!("REALTIME {what} {p}"));
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// One search
+
+/// One search with the task's limits; every iteration reported.
+fn single<E: Engine>(job: &mut Job<'_, E>) -> Outcome {
+    let (out, gui) = (job.out, job.gui);
+    job.engine.search_excluding(
+        job.board,
+        &job.limits,
+        job.exclude,
+        job.stop,
+        &mut |info: &Info| {
+            out.message(&format_info(info));
+            let l = Line {
+                best: info.pv.first().copied().unwrap_or(Pos::NONE),
+                score: info.score,
+                depth: info.depth,
+                seldepth: info.seldepth,
+                nodes: info.nodes,
+                pv: info.pv.clone(),
+            };
+            if gui.detail {
+                info_block(out, 0, 1, &l, info.nodes, info.elapsed.as_millis());
+            }
+            if gui.realtime {
+                out.message("REALTIME REFRESH");
+                realtime(out, "BEST", l.best);
+            }
+        },
+    )
+}
+
+/// The clock and node account of a task made of many searches.
+struct Account {
+    limits: Limits,
+    nodes: u64,
+}
+
+impl Account {
+    fn elapsed(&self) -> Duration {
+        self.limits.start.elapsed()
+    }
+    fn soft_over(&self) -> bool {
+        self.elapsed() >= self.limits.budget.soft
+    }
+    fn hard_over(&self) -> bool {
+        self.elapsed() >= self.limits.budget.hard
+    }
+    fn nodes_over(&self) -> bool {
+        self.limits.max_nodes.is_some_and(|n| self.nodes >= n)
+    }
+    /// True when no new round may start.
+    fn round_over(&self, stop: &AtomicBool) -> bool {
+        stop.load(Ordering::Relaxed) || self.soft_over() || self.nodes_over()
+    }
+    /// Limits of one search of a round of depth `depth`.
+    fn at_depth(&self, depth: Depth) -> Limits {
+        Limits {
+            max_depth: Some(depth),
+            max_nodes: self
+                .limits
+                .max_nodes
+                .map(|n| n.saturating_sub(self.nodes).max(1)),
+            ..self.limits
+        }
+    }
+    fn max_depth(&self) -> Depth {
+        self.limits
+            .max_depth
+            .unwrap_or(MAX_ROUND_DEPTH)
+            .clamp(1, MAX_ROUND_DEPTH)
+    }
+    /// Whether a search asked for `depth` and giving `o` reached it (a proven result and an
+    /// answer given without search count as reached).
+    fn complete(&self, o: &Outcome, depth: Depth, stop: &AtomicBool) -> bool {
+        o.depth >= depth
+            || is_decisive(o.score)
+            || (o.depth == 0 && !stop.load(Ordering::Relaxed) && !self.hard_over())
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Multi-PV
+
+/// The `n` best root moves of `board` by rounds of growing depth (the best, then the best of
+/// the others, …), each line reported through `on_line(index, line, round_depth)` as it is
+/// found. Moves of `exclude` are never lines. Returns the lines of the deepest round (lines of
+/// a round cut short replace the earlier ones only up to where the round got).
+pub fn multipv<E: Engine>(
+    engine: &mut E,
+    board: &Board,
+    limits: &Limits,
+    exclude: &[Pos],
+    n: usize,
+    stop: &AtomicBool,
+    on_line: &mut dyn FnMut(usize, &Line, Depth),
+) -> Vec<Line> {
+    let n = n.clamp(1, MAX_NBEST);
+    let mut acc = Account {
+        limits: *limits,
+        nodes: 0,
+    };
+    let mut lines: Vec<Line> = Vec::new();
+    for depth in 1..=acc.max_depth() {
+        if depth > 1 && acc.round_over(stop) {
+            break;
+        }
+        let mut excluded = exclude.to_vec();
+        let mut round: Vec<Line> = Vec::new();
+        let mut cut = false;
+        for i in 0..n {
+            if depth > 1 && (acc.round_over(stop) || acc.hard_over()) {
+                cut = true;
+                break;
+            }
+            let lim = acc.at_depth(depth);
+            let o = engine.search_excluding(board, &lim, &excluded, stop, &mut |_| {});
+            acc.nodes += o.nodes;
+            if o.best.is_none() || excluded.contains(&o.best) {
+                break;
+            }
+            if depth > 1 && !acc.complete(&o, depth, stop) {
+                cut = true;
+                break;
+            }
+            let l = line_of(&o);
+            on_line(i, &l, depth);
+            excluded.push(o.best);
+            round.push(l);
+            if stop.load(Ordering::Relaxed) {
+                cut = true;
+                break;
+            }
+        }
+        if round.is_empty() {
+            break;
+        }
+        // A cut round improves the first lines only.
+        let keep = round.len();
+        if cut && keep < lines.len() {
+            let same = lines[..keep]
+                .iter()
+                .zip(&round)
+                .all(|(a, b)| a.best == b.best);
+            if same {
+                lines.splice(..keep, round);
+            } else {
+                // The order changed: the deeper lines win, the rest of the old round goes
+                // where it does not repeat a move.
+                let mut merged = round;
+                for l in &lines {
+                    if merged.len() >= n {
+                        break;
+                    }
+                    if !merged.iter().any(|m| m.best == l.best) {
+                        merged.push(l.clone());
+                    }
+                }
+                lines = merged;
+            }
+        } else {
+            // Best first (a later line may score above an earlier one after a deeper look).
+            round.sort_by_key(|l| std::cmp::Reverse(l.score));
+            lines = round;
+        }
+        if cut || lines.iter().all(|l| is_decisive(l.score)) {
+            break;
+        }
+    }
+    lines
+}
+
+fn line_of(o: &Outcome) -> Line {
+    let mut pv = o.pv.clone();
+    if pv.first() != Some(&o.best) {
+        pv = vec![o.best];
+    }
+    Line {
+        best: o.best,
+        score: o.score,
+        depth: o.depth,
+        seldepth: (o.pv.len() as i32).max(o.depth),
+        nodes: o.nodes,
+        pv,
+    }
+}
+
+fn nbest<E: Engine>(job: &mut Job<'_, E>, n: usize) -> Answer {
+    let (out, gui, start) = (job.out, job.gui, job.limits.start);
+    let n = n.clamp(1, MAX_NBEST);
+    let mut total = 0u64;
+    let lines = multipv(
+        job.engine,
+        job.board,
+        &job.limits,
+        job.exclude,
+        n,
+        job.stop,
+        &mut |i, l, _depth| {
+            total += l.nodes;
+            pv_message(out, i, l);
+            if gui.detail {
+                info_block(out, i, n, l, total, start.elapsed().as_millis());
+            }
+            if gui.realtime {
+                if i == 0 {
+                    out.message("REALTIME REFRESH");
+                    realtime(out, "BEST", l.best);
+                }
+                if is_decisive(l.score) && l.score < 0 {
+                    realtime(out, "LOST", l.best);
+                }
+            }
+        },
+    );
+    Answer::Move(lines.first().map_or(Pos::NONE, |l| l.best))
+}
+
+// ------------------------------------------------------------------------------------------
+// Scoring given lines (defence search, balance, Swap2 openings)
+
+/// A sequence of moves from the root, scored for the side to move at the root.
+#[derive(Clone, Debug)]
+pub struct Scored {
+    /// The moves from the root.
+    pub moves: Vec<Pos>,
+    /// The score after them, for the root's side to move (`None` before the first search).
+    pub score: Option<Value>,
+    /// Depth of that score.
+    pub depth: Depth,
+    /// The moves followed by the search's line.
+    pub pv: Vec<Pos>,
+}
+
+/// Plays `moves` from `board`: `Err(score)` when the sequence itself decides the game (a five
+/// ends it: score for the root's side), `Ok(board)` otherwise; `None` when a move is illegal.
+fn play_line(board: &Board, moves: &[Pos]) -> Option<Result<Board, Value>> {
+    let root = board.side_to_move();
+    let mut b = board.clone();
+    for (k, &m) in moves.iter().enumerate() {
+        if !b.is_legal(m) {
+            return None;
+        }
+        let mover = b.side_to_move();
+        let five = b.wins_by(mover, m);
+        b.play(m);
+        if five {
+            let plies = k as i32 + 1;
+            return Some(Err(if mover == root {
+                win_in(plies)
+            } else {
+                loss_in(plies)
+            }));
+        }
+    }
+    Some(Ok(b))
+}
+
+/// A child score (for the side to move after `len` moves) seen from the root's side, with mate
+/// distances counted from the root.
+fn from_root(v: Value, len: usize) -> Value {
+    let v = if len % 2 == 0 { v } else { -v };
+    if is_decisive(v) {
+        let plies = WIN - v.abs() + len as i32;
+        if v > 0 {
+            win_in(plies)
+        } else {
+            loss_in(plies)
+        }
+    } else {
+        v
+    }
+}
+
+/// Scores every sequence of `lines` by rounds of growing depth. `order` ranks the lines for
+/// the next round (the most interesting first: a cut round covers them). `on_scored(line,
+/// depth, started)` hears each search before (`started` true) and after it.
+pub fn score_lines<E: Engine>(
+    engine: &mut E,
+    board: &Board,
+    limits: &Limits,
+    lines: Vec<Vec<Pos>>,
+    stop: &AtomicBool,
+    order: &dyn Fn(&Scored) -> i64,
+    on_scored: &mut dyn FnMut(&Scored, Depth, bool),
+) -> Vec<Scored> {
+    let mut acc = Account {
+        limits: *limits,
+        nodes: 0,
+    };
+    let mut all: Vec<Scored> = Vec::new();
+    for moves in lines {
+        match play_line(board, &moves) {
+            None => continue,
+            Some(Err(v)) => all.push(Scored {
+                pv: moves.clone(),
+                moves,
+                score: Some(v),
+                depth: MAX_ROUND_DEPTH,
+            }),
+            Some(Ok(_)) => all.push(Scored {
+                pv: moves.clone(),
+                moves,
+                score: None,
+                depth: 0,
+            }),
+        }
+    }
+    for depth in 1..=acc.max_depth() {
+        if depth > 1 && acc.round_over(stop) {
+            break;
+        }
+        let mut idx: Vec<usize> = (0..all.len()).collect();
+        if depth > 1 {
+            idx.sort_by_key(|&i| std::cmp::Reverse(order(&all[i])));
+        }
+        let mut progressed = false;
+        let mut cut = false;
+        for i in idx {
+            let s = &all[i];
+            if s.score.is_some_and(is_decisive) {
+                continue;
+            }
+            if stop.load(Ordering::Relaxed) || (depth > 1 && (acc.soft_over() || acc.nodes_over()))
+            {
+                cut = true;
+                break;
+            }
+            let Some(Ok(child)) = play_line(board, &s.moves) else {
+                continue;
+            };
+            on_scored(s, depth, true);
+            let o = if child.empty_count() == 0 {
+                Outcome {
+                    best: Pos::NONE,
+                    score: 0,
+                    depth,
+                    nodes: 0,
+                    pv: vec![],
+                }
+            } else {
+                let lim = acc.at_depth(depth);
+                engine.search_excluding(&child, &lim, &[], stop, &mut |_| {})
+            };
+            acc.nodes += o.nodes;
+            if depth == 1 || acc.complete(&o, depth, stop) {
+                let s = &mut all[i];
+                s.score = Some(from_root(o.score, s.moves.len()));
+                s.depth = depth;
+                s.pv = s.moves.clone();
+                s.pv.extend(o.pv.iter().copied().filter(|p| !p.is_none()));
+                progressed = true;
+            }
+            on_scored(&all[i], depth, false);
+        }
+        if cut || !progressed || all.iter().all(|s| s.score.is_some_and(is_decisive)) {
+            break;
+        }
+    }
+    all
+}
+
+/// Candidate moves of the side to move: legal, not excluded, near the stones (within two; within
+/// four while there are few stones), best first by shape (attack and defence). On an empty board:
+/// the squares of one eighth of the board (the others are symmetric).
+pub fn candidate_moves(board: &Board, exclude: &[Pos], max: usize) -> Vec<Pos> {
+    let me = board.side_to_move();
+    let legal: Vec<Pos> = legal_moves(board)
+        .into_iter()
+        .filter(|p| !exclude.contains(p) && board.is_legal(*p))
+        .collect();
+    let (w, h) = (board.width() as i64, board.height() as i64);
+    let (cx, cy) = (w / 2, h / 2);
+    let stones: Vec<Pos> = board.history().iter().map(|&(p, _)| p).collect();
+    let reach = if stones.len() < 6 { 4 } else { 2 };
+    let near = |p: Pos| {
+        stones.iter().any(|&s| {
+            (s.x() as i64 - p.x() as i64).abs() <= reach
+                && (s.y() as i64 - p.y() as i64).abs() <= reach
+        })
+    };
+    let mut moves: Vec<Pos> = if stones.is_empty() {
+        legal
+            .into_iter()
+            .filter(|p| {
+                let (dx, dy) = (p.x() as i64 - cx, p.y() as i64 - cy);
+                (w != h || dy <= dx) && dx >= 0 && dy >= 0
+            })
+            .collect()
+    } else {
+        legal.into_iter().filter(|&p| near(p)).collect()
+    };
+    let key = |p: Pos| {
+        let d = (p.x() as i64 - cx).abs().max((p.y() as i64 - cy).abs());
+        (
+            std::cmp::Reverse(board.value(me, p) * 5 + board.value(me.opp(), p) * 4),
+            d,
+            p,
+        )
+    };
+    if stones.is_empty() {
+        // Centre first on an empty board.
+        moves.sort_by_key(|&p| (key(p).1, p));
+    } else {
+        moves.sort_by_key(|&p| key(p));
+    }
+    moves.truncate(max);
+    moves
+}
+
+/// The best scored line for `want` (closest to a target, or highest), ties to the earlier.
+fn pick<'s>(all: &'s [Scored], key: &dyn Fn(Value) -> i64) -> Option<&'s Scored> {
+    all.iter()
+        .filter(|s| s.score.is_some())
+        .min_by_key(|s| key(s.score.unwrap_or(0)))
+}
+
+fn defend<E: Engine>(job: &mut Job<'_, E>) -> Answer {
+    let (out, gui, start) = (job.out, job.gui, job.limits.start);
+    let board = job.board;
+    let moves = candidate_moves(board, job.exclude, MAX_DEFEND_MOVES);
+    if moves.is_empty() {
+        return Answer::Move(Pos::NONE);
+    }
+    let lines: Vec<Vec<Pos>> = moves.iter().map(|&m| vec![m]).collect();
+    let mut best: Option<(Value, Pos)> = None;
+    let mut round = 0;
+    let all = score_lines(
+        job.engine,
+        board,
+        &job.limits,
+        lines,
+        job.stop,
+        &|s| s.score.map_or(i64::MIN, i64::from),
+        &mut |s, depth, started| {
+            let m = s.moves[0];
+            if depth != round {
+                round = depth;
+                best = None;
+                if gui.realtime {
+                    out.message("REALTIME REFRESH");
+                }
+            }
+            if !gui.realtime {
+                return;
+            }
+            if started {
+                realtime(out, "POS", m);
+                return;
+            }
+            realtime(out, "DONE", m);
+            if let Some(v) = s.score {
+                if is_decisive(v) && v < 0 {
+                    realtime(out, "LOST", m);
+                } else if best.is_none_or(|(b, _)| v > b) {
+                    best = Some((v, m));
+                    realtime(out, "BEST", m);
+                }
+            }
+        },
+    );
+    report_scored(out, gui, start, &all, &|v| -(v as i64));
+    let lost = all
+        .iter()
+        .filter(|s| s.score.is_some_and(|v| is_decisive(v) && v < 0))
+        .count();
+    out.message(&format!(
+        "defence: {} moves, {lost} lose, {} hold",
+        all.len(),
+        all.len() - lost
+    ));
+    Answer::Move(pick(&all, &|v| -(v as i64)).map_or(moves[0], |s| s.moves[0]))
+}
+
+/// The scored lines, best first by `key` (smallest first): one `MESSAGE (i) …` line each, and
+/// the `INFO PV` blocks when asked.
+fn report_scored(
+    out: &Output,
+    gui: Gui,
+    start: Instant,
+    all: &[Scored],
+    key: &dyn Fn(Value) -> i64,
+) {
+    let mut sorted: Vec<&Scored> = all.iter().filter(|s| s.score.is_some()).collect();
+    sorted.sort_by_key(|s| key(s.score.unwrap_or(0)));
+    let n = sorted.len();
+    for (i, s) in sorted.iter().enumerate() {
+        let l = Line {
+            best: s.moves[0],
+            score: s.score.unwrap_or(0),
+            depth: s.depth,
+            seldepth: s.pv.len() as i32,
+            nodes: 0,
+            pv: s.pv.clone(),
+        };
+        pv_message(out, i, &l);
+        if gui.detail {
+            info_block(out, i, n, &l, 0, start.elapsed().as_millis());
+        }
+    }
+}
+
+fn balance<E: Engine>(job: &mut Job<'_, E>, two: bool, bias: Value) -> Answer {
+    let (out, gui, start) = (job.out, job.gui, job.limits.start);
+    let board = job.board;
+    let mut lines: Vec<Vec<Pos>> = Vec::new();
+    if two {
+        for m1 in candidate_moves(board, job.exclude, BALANCE_TWO_FIRST) {
+            if board.wins_by(board.side_to_move(), m1) {
+                continue;
+            }
+            let mut b = board.clone();
+            b.play(m1);
+            for m2 in candidate_moves(&b, job.exclude, BALANCE_TWO_SECOND) {
+                if !b.wins_by(b.side_to_move(), m2) {
+                    lines.push(vec![m1, m2]);
+                }
+            }
+        }
+    } else {
+        for m in candidate_moves(board, job.exclude, BALANCE_ONE_MOVES) {
+            if !board.wins_by(board.side_to_move(), m) {
+                lines.push(vec![m]);
+            }
+        }
+    }
+    if lines.is_empty() {
+        return fallback_moves(board, if two { 2 } else { 1 });
+    }
+    let first = lines[0].clone();
+    let distance = move |v: Value| (i64::from(v) - i64::from(bias)).abs();
+    let all = score_lines(
+        job.engine,
+        board,
+        &job.limits,
+        lines,
+        job.stop,
+        &|s| s.score.map_or(i64::MIN, |v| -distance(v)),
+        &mut |s, _depth, started| {
+            if gui.realtime && !two {
+                realtime(out, if started { "POS" } else { "DONE" }, s.moves[0]);
+            }
+        },
+    );
+    report_scored(out, gui, start, &all, &distance);
+    let chosen = pick(&all, &distance).map_or(first, |s| s.moves.clone());
+    if let Some(s) = all.iter().find(|s| s.moves == chosen) {
+        out.message(&format!(
+            "balance: {} scores {} (bias {bias}, depth {})",
+            pos_line(&chosen),
+            score_text(s.score.unwrap_or(0)),
+            s.depth
+        ));
+    }
+    if two {
+        Answer::Moves(chosen)
+    } else {
+        Answer::Move(chosen[0])
+    }
+}
+
+/// `n` legal moves in a row from the ordering alone (when no search could choose).
+pub fn fallback_moves(board: &Board, n: usize) -> Answer {
+    let mut b = board.clone();
+    let mut moves = Vec::new();
+    for _ in 0..n {
+        let Some(&m) = candidate_moves(&b, &[], 1)
+            .first()
+            .or(legal_moves(&b).first())
+        else {
+            break;
+        };
+        b.play(m);
+        moves.push(m);
+    }
+    if n == 1 {
+        Answer::Move(moves.first().copied().unwrap_or(Pos::NONE))
+    } else {
+        Answer::Moves(moves)
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Swap2
+
+/// The 26 classic three-stone openings around the centre (black centre, white next to it
+/// orthogonally or diagonally, black within two of the centre), one of each symmetric pair.
+pub fn swap2_candidates(board: &Board) -> Vec<Vec<Pos>> {
+    let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
+    let at = |dx: i64, dy: i64| board.pos(cx + dx, cy + dy);
+    let mut out = Vec::new();
+    // Direct: white above the centre; mirror x -> -x keeps both stones.
+    for dy in -2..=2 {
+        for dx in 0..=2 {
+            if (dx, dy) == (0, 0) || (dx, dy) == (0, -1) {
+                continue;
+            }
+            if let (Some(a), Some(b), Some(c)) = (at(0, 0), at(0, -1), at(dx, dy)) {
+                out.push(vec![a, b, c]);
+            }
+        }
+    }
+    // Indirect: white up-right; the reflection (x, y) -> (-y, -x) keeps both stones.
+    for dy in -2..=2i64 {
+        for dx in -2..=2i64 {
+            if (dx, dy) == (0, 0) || (dx, dy) == (1, -1) {
+                continue;
+            }
+            let (mx, my) = (-dy, -dx);
+            if (mx, my) < (dx, dy) {
+                continue;
+            }
+            if let (Some(a), Some(b), Some(c)) = (at(0, 0), at(1, -1), at(dx, dy)) {
+                out.push(vec![a, b, c]);
+            }
+        }
+    }
+    out
+}
+
+fn swap2_opening<E: Engine>(job: &mut Job<'_, E>) -> Answer {
+    let (out, board) = (job.out, job.board);
+    let lines = swap2_candidates(board);
+    if lines.is_empty() || board.stone_count() != 0 {
+        return fallback_moves(board, 3);
+    }
+    let first = lines[0].clone();
+    let all = score_lines(
+        job.engine,
+        board,
+        &job.limits,
+        lines,
+        job.stop,
+        &|s| s.score.map_or(i64::MIN, |v| -i64::from(v).abs()),
+        &mut |_, _, _| {},
+    );
+    let chosen = pick(&all, &|v| i64::from(v).abs());
+    if let Some(s) = chosen {
+        out.message(&format!(
+            "swap2 opening {} scores {} for black (depth {}, {} openings)",
+            pos_line(&s.moves),
+            score_text(s.score.unwrap_or(0)),
+            s.depth,
+            all.len()
+        ));
+    }
+    Answer::Moves(chosen.map_or(first, |s| s.moves.clone()))
+}
+
+/// The colour whose stones the side to move of a Swap2 position would take by `SWAP`.
+pub fn swap_color(board: &Board) -> Color {
+    board.side_to_move().opp()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rule;
+
+    #[test]
+    fn swap2_candidates_are_the_26_openings() {
+        let b = Board::square(15, Rule::Standard).unwrap();
+        let c = swap2_candidates(&b);
+        assert_eq!(c.len(), 26);
+        for l in &c {
+            assert_eq!(l.len(), 3);
+            assert!(l[0] != l[2] && l[1] != l[2]);
+            for p in l {
+                let (dx, dy) = (p.x() as i64 - 7, p.y() as i64 - 7);
+                assert!(dx.abs() <= 2 && dy.abs() <= 2);
+            }
+        }
+    }
+
+    #[test]
+    fn score_text_and_winrate() {
+        assert_eq!(score_text(win_in(5)), "+M5");
+        assert_eq!(score_text(loss_in(4)), "-M4");
+        assert_eq!(score_text(-35), "-35");
+        assert!((winrate(0) - 0.5).abs() < 1e-9);
+        assert_eq!(winrate(win_in(3)), 1.0);
+        assert!(winrate(100) > 0.5 && winrate(-100) < 0.5);
+    }
+
+    #[test]
+    fn from_root_counts_plies_from_the_root() {
+        // After one move the opponent is mated in 3: a win for the root in 4.
+        assert_eq!(from_root(loss_in(3), 1), win_in(4));
+        assert_eq!(from_root(20, 1), -20);
+        assert_eq!(from_root(20, 2), 20);
+    }
+
+    #[test]
+    fn candidates_on_an_empty_board_are_one_eighth() {
+        let b = Board::square(15, Rule::Freestyle).unwrap();
+        let c = candidate_moves(&b, &[], 100);
+        assert_eq!(c[0], Pos::new(7, 7));
+        assert_eq!(c.len(), 36);
+    }
+}
