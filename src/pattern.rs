@@ -197,17 +197,17 @@ impl ShapeTables {
 
 /// Exchanges the black and white codes of every square in a key.
 fn swap_colors(key: u32) -> u32 {
-    let mut out = 0;
-    for s in 0..KEY_CELLS as u32 {
-        let c = (key >> (2 * s)) & 3;
-        let c = match c {
-            1 => 2,
-            2 => 1,
-            c => c,
-        };
-        out |= c << (2 * s);
-    }
-    out
+    // Exchanging the two bits of every square swaps codes 1 and 2 and keeps 0 and 3.
+    ((key & 0x5_5555) << 1) | ((key & 0xA_AAAA) >> 1)
+}
+
+/// Does the own stone at the centre stand in a run of six or more? (Counts own stones outward
+/// on both sides, stopping at the first other square.)
+fn overline_key(key: u32) -> bool {
+    let own = |k: isize| (key >> (2 * slot(k))) & 3 == 1;
+    let left = (1..=5).take_while(|&k| own(-k)).count();
+    let right = (1..=5).take_while(|&k| own(k)).count();
+    left + right + 1 >= 6
 }
 
 /// The line a key describes, as 11 squares with the (own-stone) centre at index 5.
@@ -242,10 +242,6 @@ fn five_through_centre(l: &[u8; 11], kind: FiveKind) -> bool {
         }
     }
     false
-}
-
-fn overline_through_centre(l: &[u8; 11]) -> bool {
-    (0..=5).any(|s| l[s..s + 6].iter().all(|&c| c == 1))
 }
 
 /// Builds black's table for a kind of five. Each key's pattern is defined through the patterns
@@ -320,7 +316,7 @@ fn build(kind: FiveKind) -> Box<[Shape]> {
             walls_as_opponent(key)
         };
         let p = classify(twin, &mut memo, kind, &completions);
-        let over = overline_through_centre(&decode(key)) as u8;
+        let over = overline_key(key) as u8;
         out.push(Shape(p | (over << 4)));
     }
     out.into_boxed_slice()

@@ -17,6 +17,26 @@ struct Entry {
     data: AtomicU64,
 }
 
+/// `n` empty entries from zeroed memory, or `None` when the memory cannot be had. Zeroed pages
+/// come from the operating system untouched, so a large table costs no start-up time (the
+/// first move pays for start-up under GomocupJudge) and takes resident memory only as it fills.
+fn zeroed_entries(n: usize) -> Option<Box<[Entry]>> {
+    let layout = std::alloc::Layout::array::<Entry>(n).ok()?;
+    if layout.size() == 0 {
+        return None;
+    }
+    // SAFETY: the layout has a non-zero size. All-zero bits are a valid `Entry` (two
+    // `AtomicU64`, which have the bit validity of `u64`), so the zeroed block holds `n` valid
+    // entries, and a `Box<[Entry]>` of length `n` frees it with this same layout.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout) as *mut Entry;
+        if ptr.is_null() {
+            return None;
+        }
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n)))
+    }
+}
+
 /// What a probe found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hit {
@@ -75,13 +95,20 @@ impl Table {
         let clusters = (bytes / (ENTRY_BYTES * CLUSTER)).max(1);
         let mut clusters = 1usize << (usize::BITS - 1 - clusters.leading_zeros());
         loop {
-            let n = clusters * CLUSTER;
-            let mut v: Vec<Entry> = Vec::new();
-            if v.try_reserve_exact(n).is_ok() || clusters == 1 {
-                v.resize_with(n, Entry::default);
+            if let Some(entries) = zeroed_entries(clusters * CLUSTER) {
+                return Table {
+                    entries,
+                    mask: clusters - 1,
+                    gen: std::sync::atomic::AtomicU8::new(0),
+                };
+            }
+            if clusters == 1 {
+                // Not even one cluster: let the allocator report it.
+                let mut v = Vec::with_capacity(CLUSTER);
+                v.resize_with(CLUSTER, Entry::default);
                 return Table {
                     entries: v.into_boxed_slice(),
-                    mask: clusters - 1,
+                    mask: 0,
                     gen: std::sync::atomic::AtomicU8::new(0),
                 };
             }

@@ -1026,10 +1026,15 @@ impl<E: Engine> Session<E> {
                 _ => Answer::Move(Pos::NONE),
             },
         };
+        let chosen = match answer {
+            Answer::Move(best) => self.answer_move(best),
+            _ => None,
+        };
+        let board = self.board.as_mut().expect("checked above");
         match answer {
             Answer::Silent => {}
             Answer::Swap => self.out.line("SWAP"),
-            Answer::Move(best) => match legal_answer(board, best) {
+            Answer::Move(_) => match chosen {
                 Some(p) => {
                     let over = board.wins_by(board.side_to_move(), p);
                     board.play(p);
@@ -1059,6 +1064,23 @@ impl<E: Engine> Session<E> {
                 }
             }
         }
+    }
+
+    /// The move to answer for the engine's `best`: `best` when playable and not blocked, else the
+    /// best-looking playable square that is not blocked (any playable square when all are).
+    fn answer_move(&self, best: Pos) -> Option<Pos> {
+        let board = self.board.as_ref()?;
+        let blocked: Vec<Pos> = self
+            .blocked
+            .iter()
+            .filter_map(|&(x, y)| board.pos(x, y))
+            .collect();
+        if best.is_none() || blocked.contains(&best) {
+            if let Some(&p) = tasks::candidate_moves(board, &blocked, 1).first() {
+                return Some(p);
+            }
+        }
+        legal_answer(board, best)
     }
 
     /// Starts pondering when asked for and nothing waits.

@@ -1369,6 +1369,17 @@ fn protocol_yxblock_keeps_moves_out_of_every_search() {
     assert_eq!(p.excluded[0], [seven, eight]);
     assert_eq!(p.excluded[1], [seven]);
     assert!(p.excluded[2].is_empty());
+    drop(p);
+    // The real searcher never plays a blocked square, even the only sensible one.
+    let l = live_lines(&["START 15", "yxblock", "7,7", "done", "BEGIN"], 2);
+    let a = answers(&l);
+    assert!(is_move(&a[1]) && a[1] != "7,7", "{l:?}");
+    let mut lines = vec!["START 15", "INFO max_depth 2", "yxblock", "6,3", "done"];
+    lines.extend(FOUR_BOARD.lines());
+    lines.push("yxnbest 2");
+    let l = live_lines(&lines, 2);
+    let a = answers(&l);
+    assert!(is_move(&a[1]) && a[1] != "6,3", "{l:?}");
 }
 
 #[test]
