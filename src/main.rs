@@ -1,5 +1,6 @@
 //! `pbrain-pentad`: with no arguments, the Gomocup (pbrain) protocol on stdin/stdout; `bench`
-//! runs the fixed-depth benchmark; `puzzles` measures the solve rate on tactical sets.
+//! runs the fixed-depth benchmark; `puzzles` measures the solve rate on tactical sets; `analyze`
+//! analyses positions for scripts; `play` is a game against the engine in the terminal.
 
 use std::process::ExitCode;
 
@@ -9,6 +10,13 @@ usage: pbrain-pentad            speak the Gomocup/Piskvork protocol on stdin/std
                                 search the bench positions and print the node count
        pbrain-pentad puzzles FILE [--task VCF,VCT3] [--time MS] [--limit N] [--verbose]
                                 solve rate and time per puzzle (JSON lines)
+       pbrain-pentad analyze [MOVES | FILE.psq | FILE.sgf] [--stdin] [--rule R] [--size N|WxH]
+                     [--time MS] [--depth D] [--nodes N] [--multipv K] [--threads T]
+                     [--hash MB] [--json]
+                                best moves, scores, lines and forced wins of a position
+       pbrain-pentad play [--rule R] [--size N|WxH] [--color black|white] [--depth D | --time MS]
+                     [--load FILE] [--hash MB] [--no-color]
+                                a game against the engine in the terminal
        pbrain-pentad --help | --version
 
 Logging (off by default): PENTAD_LOG=<file> [PENTAD_LOG_LEVEL=debug|info|trace|<filter>]";
@@ -37,6 +45,20 @@ fn main() -> ExitCode {
             Err(e) => {
                 eprintln!("puzzles: {e:#}");
                 ExitCode::FAILURE
+            }
+        },
+        Some("analyze" | "analyse") => match pentad::analyze::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("analyze: {e:#}");
+                ExitCode::from(2)
+            }
+        },
+        Some("play") => match pentad::play::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("play: {e:#}");
+                ExitCode::from(2)
             }
         },
         Some("-h" | "--help" | "help") => {

@@ -348,6 +348,7 @@ impl<'a> Session<'a> {
                     Ok(())
                 }
             },
+            Step::Seek(re) => self.seek(re),
             Step::Label(l) => {
                 self.label = Some(l.clone());
                 if self.opts.verbose {
@@ -390,6 +391,39 @@ impl<'a> Session<'a> {
             });
         }
         r
+    }
+
+    /// Reads lines, MESSAGE lines included, until one matches `re`; a line other than MESSAGE
+    /// before it fails the step.
+    fn seek(&mut self, re: &regex::Regex) -> StepResult {
+        let deadline = Instant::now() + self.scaled(self.sc.timeout_ms);
+        loop {
+            match self.next_line(deadline, false) {
+                Ok(l) => {
+                    let message = is_message(&l.text);
+                    if message {
+                        self.messages += 1;
+                    }
+                    if re.is_match(&l.text) {
+                        return Ok(());
+                    }
+                    if !message {
+                        return fail(format!(
+                            "'{}' came before a line matching /{}/",
+                            show(&l.text),
+                            re.as_str()
+                        ));
+                    }
+                }
+                Err(Wait::Timeout) => {
+                    return fail(format!("no line matching /{}/ in time", re.as_str()))
+                }
+                Err(Wait::Closed) => {
+                    let why = self.closed_reason();
+                    return fail(format!("no line matching /{}/: {why}", re.as_str()));
+                }
+            }
+        }
     }
 
     fn check_reply(&mut self, within_ms: Option<u64>, what: &Expect, line: &Line) -> StepResult {

@@ -105,6 +105,9 @@ pub enum Step {
     PeakRssBelow(u64),
     /// A name for the following steps, shown in failure reports.
     Label(String),
+    /// Read lines until one matches (MESSAGE lines included); only MESSAGE lines may come before
+    /// it.
+    Seek(Regex),
 }
 
 /// A step with where it came from.
@@ -577,6 +580,9 @@ pub fn parse(text: &str, default_name: &str) -> Result<Scenario, String> {
                 push(Step::PeakRssBelow(n));
             }
             "label" => push(Step::Label(rest.to_string())),
+            "seek" => push(Step::Seek(
+                Regex::new(rest).map_err(|e| err(format!("bad regular expression: {e}")))?,
+            )),
             other => return Err(err(format!("unknown keyword '{other}'"))),
         }
     }
@@ -744,7 +750,7 @@ mod tests {
         let sc = parse(
             "silence 300 messages-ok else-skip\nmessages max 1\nmessages 0\nsleep 5\nclose\n\
              exit 500 output-ok\nexit 200\nrespawn\npeak-rss-below 367_001_600\nlabel hi there\n\
-             swap2 2\nmatch ^\\d+,\\d+$\n",
+             swap2 2\nmatch ^\\d+,\\d+$\nseek ^MESSAGE REALTIME BEST \\d+,\\d+$\n",
             "x",
         )
         .unwrap();
@@ -790,6 +796,7 @@ mod tests {
         assert!(matches!(steps[7], Step::Respawn));
         assert!(matches!(steps[8], Step::PeakRssBelow(367_001_600)));
         assert!(matches!(steps[9], Step::Label(l) if l == "hi there"));
+        assert!(matches!(steps[12], Step::Seek(re) if re.is_match("MESSAGE REALTIME BEST 7,7")));
         assert!(matches!(
             steps[10],
             Step::Expect {

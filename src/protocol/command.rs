@@ -66,8 +66,8 @@ pub enum Command {
     YxShowForbid,
     /// `YXHASHCLEAR`: empty the transposition table.
     YxHashClear,
-    /// `YXSHOWINFO`: Yixin-Board's GUI handshake: a few `MESSAGE` lines, and unknown commands are
-    /// answered by silence from then on (as Rapfi does).
+    /// `YXSHOWINFO`: Yixin-Board's GUI handshake: a few `MESSAGE` lines, and unknown `YX…`
+    /// commands are answered by silence from then on (as Rapfi does).
     YxShowInfo,
     /// `YXSHOWHASHUSAGE`: `MESSAGE Transposition table full: x.y%`.
     YxShowHashUsage,

@@ -23,8 +23,8 @@
 //! * Yixin-Board (protocol.md §8): `YXNBEST`, `YXBALANCEONE`/`TWO` and `YXSEARCHDEFEND` run like a
 //!   move search (see [`tasks`](super::tasks)) and end in one answer line, played on the board as
 //!   Rapfi does; they interrupt a running search like BOARD does. `YXBLOCK` squares stay blocked
-//!   for every later search until `YXBLOCKUNDO`/`YXBLOCKRESET`. After `YXSHOWINFO` unknown commands
-//!   get no answer (Yixin-Board sends many this engine does not know). The realtime lines and
+//!   for every later search until `YXBLOCKUNDO`/`YXBLOCKRESET`. After `YXSHOWINFO` unknown `YX…`
+//!   commands get no answer (Yixin-Board sends many this engine does not know). The realtime lines and
 //!   `INFO PV` blocks appear only after `INFO show_detail` asked for them.
 //! * `INFO pondering 1`: after each move answered to BEGIN/TURN/BOARD/PLAY, the engine searches
 //!   the opponent's position in the background, silently, until the next command (any command
@@ -511,7 +511,8 @@ impl<E: Engine> Session<E> {
                 self.out.message("hash table cleared");
             }
             Command::Malformed { reason, .. } => self.out.error(&reason),
-            Command::Unknown { word } if self.gui_mode => {
+            // Yixin-Board sends many YX commands this engine does not know: silence, as Rapfi.
+            Command::Unknown { word } if self.gui_mode && is_yx(&word) => {
                 log::debug!("unknown command {word} ignored in GUI mode");
             }
             Command::Unknown { word } => self.out.line(&format!("UNKNOWN command {word}")),
@@ -1142,6 +1143,11 @@ fn swap2_opening(board: &Board) -> [Pos; 3] {
     let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
     let at = |dx: i64, dy: i64| board.pos(cx + dx, cy + dy).expect("near the centre");
     [at(0, 0), at(1, 1), at(1, -2)]
+}
+
+/// True for a Yixin-Board extension command word (`YX…`, any case).
+fn is_yx(word: &str) -> bool {
+    word.get(..2).is_some_and(|w| w.eq_ignore_ascii_case("yx"))
 }
 
 /// True when `p` is a square of the board (any `Pos` value accepted).

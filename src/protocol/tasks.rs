@@ -494,7 +494,7 @@ fn play_line(board: &Board, moves: &[Pos]) -> Option<Result<Board, Value>> {
 /// A child score (for the side to move after `len` moves) seen from the root's side, with mate
 /// distances counted from the root.
 fn from_root(v: Value, len: usize) -> Value {
-    let v = if len % 2 == 0 { v } else { -v };
+    let v = if len.is_multiple_of(2) { v } else { -v };
     if is_decisive(v) {
         let plies = WIN - v.abs() + len as i32;
         if v > 0 {

@@ -1207,8 +1207,8 @@ fn protocol_yxshowinfo_messages_and_silent_unknown_commands() {
             .any(|x| x.starts_with("MESSAGE INFO MAX_HASH_SIZE ")),
         "{l:?}"
     );
-    assert_eq!(answers(&l), ["OK"]);
-    // Without the GUI handshake an unknown command is still answered.
+    assert_eq!(answers(&l), ["OK", "UNKNOWN command foo"]);
+    // Without the GUI handshake an unknown YX command is answered too.
     let l = script_lines("START 15\nyxdraw\n");
     assert_eq!(answers(&l), ["OK", "UNKNOWN command yxdraw"]);
 }

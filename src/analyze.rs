@@ -1,0 +1,675 @@
+//! `pbrain-pentad analyze`: the best moves of a position, with scores and principal variations,
+//! and any forced win found, as text or as JSON (one object per position and line) for scripts.
+//!
+//! A position is a move list in pos notation (`h8i9j10` or `h8 i9 j10`, black first, letter =
+//! column from the left, number = row from the top), a `.psq` or SGF file, or (with `--stdin`)
+//! one position per input line: a move list, a file name, or a JSON object in the format of the
+//! shared puzzle sets (`board_size`, `rule`, `side_to_move`, `black`, `white`, `moves`, `id`).
+//!
+//! The analysis: first the threat solvers (a VCF of the side to move, else a VCT, and a VCF of
+//! the opponent as the threat to meet), then the main search, multi-PV by rounds of growing
+//! depth (see [`crate::protocol::tasks::multipv`]). Every forced line printed as a VCF is the
+//! solver's full line: the attacker's fours, the defender's forced answers, the five.
+
+use crate::board::Board;
+use crate::gamefile::GameRecord;
+use crate::notation::{parse_pos_moves, pos_to_str};
+use crate::protocol::tasks::{self, score_text, Line};
+use crate::puzzles::Puzzle;
+use crate::rules::Rule;
+use crate::search::vcf::{Abort, Vcf};
+use crate::search::vct::Vct;
+use crate::search::{legal_moves, Limits, Searcher};
+use crate::time::Budget;
+use crate::types::{is_decisive, Cell, Color, Depth, Pos, Value, WIN};
+use anyhow::{anyhow, bail, Context};
+use serde_json::{json, Value as Json};
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Time per position when no limit is given.
+pub const DEFAULT_TIME_MS: u64 = 1000;
+/// Share of the time the VCF of the side to move may take, in percent.
+pub const VCF_SHARE_PCT: u32 = 50;
+/// Share of the time the VCT may take.
+pub const VCT_SHARE_PCT: u32 = 20;
+/// Share of the time the opponent's VCF may take.
+pub const THREAT_SHARE_PCT: u32 = 10;
+/// Node budgets of the solvers when no clock bounds them.
+pub const SOLVER_NODES: u64 = 5_000_000;
+/// Threat moves of the VCT.
+pub const VCT_THREATS: i32 = 8;
+
+const USAGE: &str = "usage: pbrain-pentad analyze [MOVES | FILE.psq | FILE.sgf] [--stdin]
+         [--rule NAME|NUMBER] [--size N|WxH] [--time MS] [--depth D] [--nodes N]
+         [--multipv K] [--threads T] [--hash MB] [--json]";
+
+/// What the command was asked.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Rule (a file's or puzzle's own rule when not given; freestyle otherwise).
+    pub rule: Option<Rule>,
+    /// Board size (a file's own size when not given; 15 otherwise).
+    pub size: Option<(usize, usize)>,
+    /// Time per position.
+    pub time: Option<Duration>,
+    /// Depth limit of the main search.
+    pub depth: Option<Depth>,
+    /// Node limit of the main search.
+    pub nodes: Option<u64>,
+    /// Lines wanted.
+    pub multipv: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Table size in MiB.
+    pub hash_mb: usize,
+    /// One JSON object per position.
+    pub json: bool,
+    /// Positions from standard input, one per line.
+    pub stdin: bool,
+    /// The position argument.
+    pub position: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            rule: None,
+            size: None,
+            time: None,
+            depth: None,
+            nodes: None,
+            multipv: 1,
+            threads: 1,
+            hash_mb: 64,
+            json: false,
+            stdin: false,
+            position: None,
+        }
+    }
+}
+
+impl Options {
+    /// Parses the command's arguments.
+    pub fn parse(args: &[String]) -> anyhow::Result<Options> {
+        let mut o = Options::default();
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let mut value = |name: &str| {
+                it.next()
+                    .cloned()
+                    .ok_or_else(|| anyhow!("{name} needs a value\n{USAGE}"))
+            };
+            match a.as_str() {
+                "--rule" => {
+                    let v = value("--rule")?;
+                    o.rule = Some(Rule::parse(&v).ok_or_else(|| anyhow!("unknown rule '{v}'"))?);
+                }
+                "--size" => o.size = Some(parse_size(&value("--size")?)?),
+                "--time" => {
+                    o.time = Some(Duration::from_millis(
+                        value("--time")?.parse().context("--time MS")?,
+                    ))
+                }
+                "--depth" => o.depth = Some(value("--depth")?.parse().context("--depth D")?),
+                "--nodes" => o.nodes = Some(value("--nodes")?.parse().context("--nodes N")?),
+                "--multipv" => {
+                    o.multipv = value("--multipv")?.parse().context("--multipv K")?;
+                    if o.multipv == 0 || o.multipv > tasks::MAX_NBEST {
+                        bail!("--multipv takes 1 to {}", tasks::MAX_NBEST);
+                    }
+                }
+                "--threads" => {
+                    o.threads = value("--threads")?.parse().context("--threads T")?;
+                    o.threads = o.threads.clamp(1, 256);
+                }
+                "--hash" => o.hash_mb = value("--hash")?.parse().context("--hash MB")?,
+                "--json" => o.json = true,
+                "--stdin" => o.stdin = true,
+                "-h" | "--help" => bail!("{USAGE}"),
+                s if s.starts_with("--") => bail!("unknown option '{s}'\n{USAGE}"),
+                // `analyze h8 i9 j10`: the words make one move list.
+                s => {
+                    o.position = Some(match o.position.take() {
+                        Some(p) => format!("{p} {s}"),
+                        None => s.to_string(),
+                    })
+                }
+            }
+        }
+        if o.position.is_none() && !o.stdin {
+            o.position = Some(String::new());
+        }
+        Ok(o)
+    }
+
+    /// The main search's limits from now, for the time left of `total` after `used`.
+    fn limits(&self, start: Instant) -> Limits {
+        let total = match (self.time, self.depth, self.nodes) {
+            (Some(t), _, _) => Some(t),
+            (None, None, None) => Some(Duration::from_millis(DEFAULT_TIME_MS)),
+            _ => None,
+        };
+        let budget = match total {
+            Some(t) => {
+                let left = t.saturating_sub(start.elapsed());
+                let soft_pct = if self.multipv > 1 { 50 } else { 60 };
+                Budget {
+                    soft: left * soft_pct / 100,
+                    hard: left,
+                }
+            }
+            None => Budget::UNLIMITED,
+        };
+        Limits {
+            start: Instant::now(),
+            budget,
+            max_depth: self.depth,
+            max_nodes: self.nodes,
+            threads: self.threads,
+        }
+    }
+
+    /// The total time per position, if any (also when only the default applies).
+    fn total_time(&self) -> Option<Duration> {
+        match (self.time, self.depth, self.nodes) {
+            (Some(t), _, _) => Some(t),
+            (None, None, None) => Some(Duration::from_millis(DEFAULT_TIME_MS)),
+            _ => None,
+        }
+    }
+}
+
+fn parse_size(s: &str) -> anyhow::Result<(usize, usize)> {
+    let (w, h) = match s.split_once(['x', 'X', ',']) {
+        Some((w, h)) => (w, h),
+        None => (s, s),
+    };
+    let w: usize = w.trim().parse().context("--size N or WxH")?;
+    let h: usize = h.trim().parse().context("--size N or WxH")?;
+    Ok((w, h))
+}
+
+/// A win found by a threat solver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forced {
+    /// `VCF` or `VCT`.
+    pub kind: &'static str,
+    /// The winner.
+    pub side: Color,
+    /// Plies to the five (a bound for a VCT: two per threat, and the four and the five).
+    pub plies: i32,
+    /// The line (a VCF: every move to the five; a VCT: its first move).
+    pub line: Vec<Pos>,
+}
+
+/// The analysis of one position.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// The position analysed.
+    pub board: Board,
+    /// The winner when the game is already over.
+    pub over: Option<Color>,
+    /// A forced win of the side to move.
+    pub win: Option<Forced>,
+    /// A VCF the opponent would have if it were to move (the threat to meet).
+    pub threat: Option<Forced>,
+    /// The best lines, best first.
+    pub lines: Vec<Line>,
+    /// Nodes of everything.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+}
+
+impl Analysis {
+    /// The best move: the first move of the forced win if one was found, else of the first line.
+    pub fn best(&self) -> Option<Pos> {
+        self.win
+            .as_ref()
+            .and_then(|w| w.line.first().copied())
+            .or_else(|| self.lines.first().map(|l| l.best))
+    }
+}
+
+/// The colour that has five in a row on the board, if any (under the board's rule).
+pub fn winner(board: &Board) -> Option<Color> {
+    let g = board.grid();
+    for &(p, c) in board.history() {
+        if board.cell(p) != Cell::stone(c) {
+            continue;
+        }
+        for d in 0..4 {
+            let (len, ends) = g.run_through(p, d, c);
+            if board.rule().run_wins(c, len, ends) {
+                return Some(c);
+            }
+        }
+    }
+    None
+}
+
+/// Analyses `board` for its side to move.
+pub fn analyze(searcher: &mut Searcher, board: &Board, opts: &Options) -> Analysis {
+    let start = Instant::now();
+    let stop = AtomicBool::new(false);
+    let mut a = Analysis {
+        board: board.clone(),
+        over: winner(board),
+        win: None,
+        threat: None,
+        lines: Vec::new(),
+        nodes: 0,
+        time: Duration::ZERO,
+    };
+    if a.over.is_some() || board.empty_count() == 0 || legal_moves(board).is_empty() {
+        a.time = start.elapsed();
+        return a;
+    }
+    let total = opts.total_time();
+    let deadline = |pct: u32| total.map(|t| start + t * pct / 100);
+    let nodes_for = |pct: u64| {
+        opts.nodes
+            .map_or(SOLVER_NODES, |n| (n * pct / 100).max(10_000))
+    };
+    let me = board.side_to_move();
+    // A win by fours.
+    let mut vcf = Vcf::new(nodes_for(50)).with_abort(Abort {
+        deadline: deadline(VCF_SHARE_PCT),
+        stop: &stop,
+    });
+    if let Some(line) = vcf.solve(&mut board.clone(), 225) {
+        a.win = Some(Forced {
+            kind: "VCF",
+            side: me,
+            plies: line.len() as i32,
+            line,
+        });
+    }
+    a.nodes += vcf.nodes();
+    // A win by threats.
+    if a.win.is_none() {
+        let mut vct = Vct::new(nodes_for(20)).with_abort(Abort {
+            deadline: deadline(VCF_SHARE_PCT + VCT_SHARE_PCT),
+            stop: &stop,
+        });
+        if let Some((m, threats)) = vct.solve(&mut board.clone(), VCT_THREATS) {
+            a.win = Some(Forced {
+                kind: "VCT",
+                side: me,
+                plies: 2 * threats + 3,
+                line: vec![m],
+            });
+        }
+        a.nodes += vct.nodes();
+    }
+    // The opponent's threat: its VCF if it were to move.
+    let mut other = board.clone();
+    other.set_side_to_move(me.opp());
+    let budget = deadline(VCF_SHARE_PCT + VCT_SHARE_PCT + THREAT_SHARE_PCT);
+    let mut vcf = Vcf::new(nodes_for(10)).with_abort(Abort {
+        deadline: budget,
+        stop: &stop,
+    });
+    if let Some(line) = vcf.solve(&mut other, 225) {
+        a.threat = Some(Forced {
+            kind: "VCF",
+            side: me.opp(),
+            plies: line.len() as i32,
+            line,
+        });
+    }
+    a.nodes += vcf.nodes();
+    // The main search.
+    let limits = opts.limits(start);
+    let limits = Limits {
+        max_nodes: limits.max_nodes.map(|n| n.saturating_sub(a.nodes).max(1)),
+        ..limits
+    };
+    a.lines = if opts.multipv > 1 {
+        tasks::multipv(
+            searcher,
+            board,
+            &limits,
+            &[],
+            opts.multipv,
+            &stop,
+            &mut |_, _, _| {},
+        )
+    } else {
+        let o = searcher.search(board, &limits, &stop, &mut |_| {});
+        if o.best.is_none() {
+            vec![]
+        } else {
+            let mut pv = o.pv.clone();
+            if pv.first() != Some(&o.best) {
+                pv = vec![o.best];
+            }
+            vec![Line {
+                best: o.best,
+                score: o.score,
+                depth: o.depth,
+                seldepth: pv.len() as i32,
+                nodes: o.nodes,
+                pv,
+            }]
+        }
+    };
+    a.nodes += a.lines.iter().map(|l| l.nodes).sum::<u64>();
+    a.time = start.elapsed();
+    a
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+fn names(pv: &[Pos]) -> Vec<String> {
+    pv.iter()
+        .filter(|p| !p.is_none())
+        .map(|&p| pos_to_str(p))
+        .collect()
+}
+
+fn xy(p: Pos) -> Json {
+    json!([p.x(), p.y()])
+}
+
+fn mate(v: Value) -> Option<i32> {
+    is_decisive(v).then(|| if v > 0 { WIN - v } else { -(WIN + v) })
+}
+
+fn forced_json(f: &Forced) -> Json {
+    json!({
+        "kind": f.kind,
+        "side": color_name(f.side),
+        "plies": f.plies,
+        "line": names(&f.line),
+    })
+}
+
+/// The JSON object of an analysis (documented in the README).
+pub fn to_json(a: &Analysis, id: Option<&str>, moves: Option<&str>) -> Json {
+    let b = &a.board;
+    let best = a.best();
+    let lines: Vec<Json> = a
+        .lines
+        .iter()
+        .map(|l| {
+            json!({
+                "move": pos_to_str(l.best),
+                "xy": xy(l.best),
+                "score": l.score,
+                "eval": score_text(l.score),
+                "mate": mate(l.score),
+                "depth": l.depth,
+                "pv": names(&l.pv),
+            })
+        })
+        .collect();
+    let first = a.lines.first();
+    json!({
+        "id": id,
+        "moves": moves,
+        "size": [b.width(), b.height()],
+        "rule": b.rule().name(),
+        "stones": b.stone_count(),
+        "to_move": color_name(b.side_to_move()),
+        "over": a.over.map(color_name),
+        "best": best.map(pos_to_str),
+        "best_xy": best.map(xy),
+        "score": first.map(|l| l.score),
+        "eval": first.map(|l| score_text(l.score)),
+        "mate": first.and_then(|l| mate(l.score)),
+        "depth": first.map(|l| l.depth),
+        "win": a.win.as_ref().map(forced_json),
+        "threat": a.threat.as_ref().map(forced_json),
+        "lines": lines,
+        "nodes": a.nodes,
+        "time_ms": a.time.as_millis() as u64,
+    })
+}
+
+/// The analysis as text.
+pub fn to_text(a: &Analysis, id: Option<&str>) -> String {
+    let b = &a.board;
+    let mut s = String::new();
+    let id = id.map(|i| format!(" [{i}]")).unwrap_or_default();
+    s.push_str(&format!(
+        "position  {}x{} {}, {} stones, {} to move{id}\n",
+        b.width(),
+        b.height(),
+        b.rule().name(),
+        b.stone_count(),
+        color_name(b.side_to_move())
+    ));
+    if let Some(w) = a.over {
+        s.push_str(&format!("over      {} has five\n", color_name(w)));
+        return s;
+    }
+    match &a.win {
+        Some(f) => s.push_str(&format!(
+            "win       {} wins by {} in {} plies: {}\n",
+            color_name(f.side),
+            f.kind,
+            f.plies,
+            names(&f.line).join(" ")
+        )),
+        None => s.push_str("win       none found\n"),
+    }
+    if let Some(f) = &a.threat {
+        s.push_str(&format!(
+            "threat    {} has a VCF in {} plies: {}\n",
+            color_name(f.side),
+            f.plies,
+            names(&f.line).join(" ")
+        ));
+    }
+    for (i, l) in a.lines.iter().enumerate() {
+        s.push_str(&format!(
+            "{:>2}. {:<4} {:>6}  depth {:>2}  {}\n",
+            i + 1,
+            pos_to_str(l.best),
+            score_text(l.score),
+            l.depth,
+            names(&l.pv).join(" ")
+        ));
+    }
+    match a.best() {
+        Some(p) => s.push_str(&format!(
+            "best      {} ({})  nodes {}  time {} ms\n",
+            pos_to_str(p),
+            p,
+            a.nodes,
+            a.time.as_millis()
+        )),
+        None => s.push_str("best      none (no legal move)\n"),
+    }
+    s
+}
+
+/// A position read from a command-line argument or an input line.
+struct Position {
+    board: Board,
+    id: Option<String>,
+    moves: Option<String>,
+}
+
+fn position_from(text: &str, opts: &Options) -> anyhow::Result<Position> {
+    let t = text.trim();
+    if t.starts_with('{') {
+        let p: Puzzle = serde_json::from_str(t).context("bad JSON position")?;
+        let rule = if p.rule.is_empty() {
+            opts.rule.unwrap_or(Rule::Freestyle)
+        } else {
+            p.rule()
+        };
+        let board = p.board(rule)?;
+        return Ok(Position {
+            board,
+            id: (!p.id.is_empty()).then(|| p.id.clone()),
+            moves: None,
+        });
+    }
+    let looks_like_file = t.ends_with(".psq") || t.ends_with(".sgf") || Path::new(t).is_file();
+    if looks_like_file && !t.is_empty() {
+        let g = GameRecord::read(Path::new(t))?;
+        let mut board = g.to_board(opts.rule)?;
+        if let Some((w, h)) = opts.size {
+            if (w, h) != (board.width(), board.height()) {
+                bail!(
+                    "{t} is a {}x{} game, not {w}x{h}",
+                    board.width(),
+                    board.height()
+                );
+            }
+        }
+        board.set_rule(opts.rule.or(g.rule).unwrap_or(Rule::Freestyle));
+        return Ok(Position {
+            board,
+            id: Some(t.to_string()),
+            moves: None,
+        });
+    }
+    let (w, h) = opts.size.unwrap_or((15, 15));
+    let mut board =
+        Board::new(w, h, opts.rule.unwrap_or(Rule::Freestyle)).map_err(|e| anyhow!("{e}"))?;
+    let moves = parse_pos_moves(t).map_err(|e| anyhow!("{e}"))?;
+    crate::notation::play_moves(&mut board, &moves).map_err(|e| anyhow!("{e}"))?;
+    let list: Vec<String> = board
+        .history()
+        .iter()
+        .map(|&(p, _)| pos_to_str(p))
+        .collect();
+    Ok(Position {
+        board,
+        id: None,
+        moves: Some(list.concat()),
+    })
+}
+
+/// Runs the command.
+pub fn run(args: &[String]) -> anyhow::Result<()> {
+    let opts = Options::parse(args)?;
+    let mut searcher = Searcher::new(opts.hash_mb.max(1) << 20);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut one = |text: &str, out: &mut dyn Write| -> anyhow::Result<bool> {
+        match position_from(text, &opts) {
+            Ok(p) => {
+                searcher.clear();
+                let a = analyze(&mut searcher, &p.board, &opts);
+                if opts.json {
+                    writeln!(out, "{}", to_json(&a, p.id.as_deref(), p.moves.as_deref()))?;
+                } else {
+                    write!(out, "{}", to_text(&a, p.id.as_deref()))?;
+                }
+                out.flush()?;
+                Ok(true)
+            }
+            Err(e) if opts.json => {
+                writeln!(
+                    out,
+                    "{}",
+                    json!({ "input": text.trim(), "error": format!("{e:#}") })
+                )?;
+                out.flush()?;
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
+    };
+    if let Some(p) = &opts.position {
+        one(p, &mut out)?;
+    }
+    if opts.stdin {
+        for line in std::io::stdin().lock().lines() {
+            let line = line?;
+            if line.trim().is_empty() || line.trim_start().starts_with('#') {
+                continue;
+            }
+            if let Err(e) = one(&line, &mut out) {
+                writeln!(out, "error: {e:#}")?;
+            }
+            if !opts.json {
+                writeln!(out)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(args: &str) -> Options {
+        let v: Vec<String> = args.split_whitespace().map(String::from).collect();
+        Options::parse(&v).unwrap()
+    }
+
+    #[test]
+    fn options() {
+        let o = opts("h8i9 --rule renju --size 20x15 --time 300 --multipv 3 --json");
+        assert_eq!(o.rule, Some(Rule::Renju));
+        assert_eq!(o.size, Some((20, 15)));
+        assert_eq!(o.multipv, 3);
+        assert!(o.json);
+        assert_eq!(o.position.as_deref(), Some("h8i9"));
+        let v: Vec<String> = ["--multipv", "0"].iter().map(|s| s.to_string()).collect();
+        assert!(Options::parse(&v).is_err());
+        let v: Vec<String> = ["--bogus"].iter().map(|s| s.to_string()).collect();
+        assert!(Options::parse(&v).is_err());
+    }
+
+    #[test]
+    fn finds_a_vcf_and_reports_it() {
+        // Black: a four on row 8 forces the block, then a double four.
+        let o = opts("--depth 2 --json");
+        let p = position_from("f8 e8 g8 c3 h8 m13 j10 n2 j11 b14 j12", &o).unwrap();
+        assert_eq!(p.board.side_to_move(), Color::White);
+        let mut b = p.board.clone();
+        b.set_side_to_move(Color::Black);
+        let mut s = Searcher::new(1 << 20);
+        let a = analyze(&mut s, &b, &o);
+        let w = a.win.clone().expect("a VCF");
+        assert_eq!(w.kind, "VCF");
+        assert_eq!(w.side, Color::Black);
+        assert_eq!(w.plies as usize, w.line.len());
+        let j = to_json(&a, Some("t"), None);
+        assert_eq!(j["win"]["kind"], "VCF");
+        assert_eq!(j["to_move"], "black");
+        assert!(j["best"].is_string());
+        let text = to_text(&a, None);
+        assert!(text.contains("black wins by VCF"), "{text}");
+    }
+
+    #[test]
+    fn game_over_and_errors() {
+        let o = opts("--depth 1");
+        let p = position_from("h8 h9 i8 i9 j8 j9 k8 k9 l8", &o).unwrap();
+        let mut s = Searcher::new(1 << 20);
+        let a = analyze(&mut s, &p.board, &o);
+        assert_eq!(a.over, Some(Color::Black));
+        assert!(a.lines.is_empty());
+        assert!(position_from("h8 h8", &o).is_err());
+        assert!(position_from("z99", &o).is_err());
+    }
+
+    #[test]
+    fn multipv_lines() {
+        let o = opts("h8 i9 --depth 2 --multipv 3");
+        let p = position_from("h8 i9", &o).unwrap();
+        let mut s = Searcher::new(1 << 20);
+        let a = analyze(&mut s, &p.board, &o);
+        assert_eq!(a.lines.len(), 3);
+        let mut firsts: Vec<Pos> = a.lines.iter().map(|l| l.best).collect();
+        firsts.dedup();
+        assert_eq!(firsts.len(), 3);
+    }
+}
