@@ -1,11 +1,14 @@
 # Pentad — build, test and measurement targets. `make test` is what CI runs.
 CARGO   ?= cargo
 SHARED  ?= ../shared
-ENGINE  := target/release/pbrain-pentad
+# Where cargo builds (CARGO_TARGET_DIR when set).
+TARGET_DIR ?= $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),target)
+ENGINE  := $(TARGET_DIR)/release/pbrain-pentad
 WINDOWS_TARGET := x86_64-pc-windows-gnu
-WINDOWS_EXE    := target/$(WINDOWS_TARGET)/release/pbrain-pentad.exe
+WINDOWS_EXE    := $(TARGET_DIR)/$(WINDOWS_TARGET)/release/pbrain-pentad.exe
 
 .PHONY: build run test unit protocol-test bench release windows lint clean
+.PHONY: fuzz fuzz-long stress memory windows-test
 
 build:
 	$(CARGO) build --release --workspace
@@ -33,11 +36,46 @@ windows:
 	$(CARGO) build --release --target $(WINDOWS_TARGET) --bin pbrain-pentad
 	@ls -l $(WINDOWS_EXE)
 
+# Fuzzing with cargo-fuzz (nightly and cargo-fuzz are installed if missing): every target of
+# fuzz/ for FUZZ_SECONDS from the committed seed corpus; prints executions and findings.
+# The same oracles run on stable Rust in `cargo test` (tests/fuzz_*.rs, a few seconds);
+# PENTAD_FUZZ_CASES=N PENTAD_FUZZ_SEED=S cargo test --test fuzz_protocol runs more of them.
+FUZZ_SECONDS ?= 30
+fuzz:
+	tools/fuzz.sh $(FUZZ_SECONDS)
+
+# Long fuzzing: FUZZ_LONG_SECONDS per target, FUZZ_JOBS libFuzzer workers each.
+FUZZ_LONG_SECONDS ?= 3600
+FUZZ_JOBS ?= 1
+fuzz-long:
+	FUZZ_JOBS=$(FUZZ_JOBS) tools/fuzz.sh $(FUZZ_LONG_SECONDS)
+
+# Self-play under hostile clocks, every rule, 15x15 and 20x20, GUI stops injected, frozen
+# processes; prints the fault table (tools/stress.py). Takes hours at the default 1000 games.
+STRESS_GAMES ?= 1000
+STRESS_CONCURRENCY ?= 2
+stress: build
+	python3 tools/stress.py --games $(STRESS_GAMES) --concurrency $(STRESS_CONCURRENCY) --target-dir $(TARGET_DIR)
+
+# Peak resident memory of the release engine under max_memory 16..350 MiB, 1 and 2 threads.
+memory:
+	$(CARGO) test --release --test memory_limits -- --nocapture
+
+# The Windows exe under Wine: protocol scenarios and a short match against the Linux engine.
+WINDOWS_TEST_GAMES ?= 4
+windows-test: build windows
+	tools/windows-test.sh $(WINDOWS_TEST_GAMES)
+
+# target/dist/pbrain-pentad.zip as Gomocup takes it: pbrain-pentad.exe (64-bit Windows) at the
+# top of the archive, the README, and the Linux binary in linux/ (Python's zipfile: no zip
+# program needed; it keeps the Linux binary executable).
 release: build windows
-	rm -rf target/dist && mkdir -p target/dist/pbrain-pentad
-	cp $(ENGINE) $(WINDOWS_EXE) README.md target/dist/pbrain-pentad/
-	cd target/dist && zip -qr pbrain-pentad.zip pbrain-pentad 2>/dev/null || tar czf pbrain-pentad.tar.gz pbrain-pentad
-	@ls -l target/dist
+	rm -rf $(TARGET_DIR)/dist && mkdir -p $(TARGET_DIR)/dist/pbrain-pentad/linux
+	cp $(WINDOWS_EXE) README.md $(TARGET_DIR)/dist/pbrain-pentad/
+	cp $(ENGINE) $(TARGET_DIR)/dist/pbrain-pentad/linux/
+	cd $(TARGET_DIR)/dist/pbrain-pentad && python3 -m zipfile -c ../pbrain-pentad.zip pbrain-pentad.exe README.md linux
+	python3 -m zipfile -l $(TARGET_DIR)/dist/pbrain-pentad.zip
+	@ls -l $(TARGET_DIR)/dist
 
 clean:
 	$(CARGO) clean

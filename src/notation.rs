@@ -66,7 +66,8 @@ pub fn parse_offset_moves(
     let (cx, cy) = ((width / 2) as i64, (height / 2) as i64);
     nums.chunks(2)
         .map(|c| {
-            let (x, y) = (c[0] + cx, c[1] + cy);
+            // Saturating: an absurd offset must be rejected, not overflow.
+            let (x, y) = (c[0].saturating_add(cx), c[1].saturating_add(cy));
             if x < 0 || y < 0 || x >= width as i64 || y >= height as i64 {
                 Err(format!(
                     "offset {},{} is off a {width}x{height} board",
@@ -217,6 +218,8 @@ mod tests {
         assert_eq!(parse_offset_moves("0,0", 20, 20).unwrap(), vec![(10, 10)]);
         assert!(parse_offset_moves("9,0", 15, 15).is_err());
         assert!(parse_offset_moves("1", 15, 15).is_err());
+        // Found by fuzzing: an offset near i64::MAX overflowed.
+        assert!(parse_offset_moves("9223372036854775807,0", 15, 15).is_err());
     }
 
     #[test]

@@ -83,15 +83,17 @@ impl TimeControl {
                 return Budget::INSTANT;
             }
             let usable = (left - MATCH_RESERVE_MS.min(left / 4)).max(1);
-            let share = usable / MATCH_MOVES_TO_GO + self.increment_ms.max(0) * 3 / 4;
+            // Saturating throughout: managers may send any 64-bit value.
+            let share =
+                (usable / MATCH_MOVES_TO_GO).saturating_add(self.increment_ms.max(0) / 4 * 3);
             // A hard limit of a few shares, never more than a third of what is left.
-            hard = hard.min((share * 3).min(usable / 3).max(1));
+            hard = hard.min(share.saturating_mul(3).min(usable / 3).max(1));
             let soft = share.min(hard);
             return Budget {
                 soft: ms(soft
-                    .min(hard * SOFT_SHARE_PCT / 100)
+                    .min(percent(hard, SOFT_SHARE_PCT))
                     .max(1)
-                    .max(soft * SOFT_SHARE_PCT / 100)),
+                    .max(percent(soft, SOFT_SHARE_PCT))),
                 hard: ms(hard),
             };
         }
@@ -102,10 +104,15 @@ impl TimeControl {
             hard = DEFAULT_TURN_MS - TURN_RESERVE_MS;
         }
         Budget {
-            soft: ms(hard * SOFT_SHARE_PCT / 100),
+            soft: ms(percent(hard, SOFT_SHARE_PCT).max(1)),
             hard: ms(hard),
         }
     }
+}
+
+/// `p` percent of `v` without overflow.
+fn percent(v: i64, p: i64) -> i64 {
+    v / 100 * p + v % 100 * p / 100
 }
 
 fn ms(v: i64) -> Duration {

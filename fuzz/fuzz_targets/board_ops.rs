@@ -1,0 +1,10 @@
+//! Board put/remove/play/undo/wall/rule sequences against a plain model.
+//! The oracle is shared with the stable property tests (`tests/fuzz_oracles`).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[path = "../../tests/fuzz_oracles/mod.rs"]
+mod oracles;
+
+fuzz_target!(|data: &[u8]| oracles::board_ops(data));

@@ -1,0 +1,10 @@
+//! One protocol line: parse_command, parse_stone_line, parse_info.
+//! The oracle is shared with the stable property tests (`tests/fuzz_oracles`).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[path = "../../tests/fuzz_oracles/mod.rs"]
+mod oracles;
+
+fuzz_target!(|data: &[u8]| oracles::command_line(data));
