@@ -60,6 +60,18 @@ fn check_fault(
     reason: Reason,
     rest: &[&str],
 ) -> Results {
+    check_fault_among(name, bad, bad_extra, &[reason], rest)
+}
+
+/// Like `check_fault`, where the fault may show as any of `reasons` (a race between the engine
+/// and the runner decides which).
+fn check_fault_among(
+    name: &str,
+    bad: &str,
+    bad_extra: &[&str],
+    reasons: &[Reason],
+    rest: &[&str],
+) -> Results {
     let dir = scratch(name);
     let a = args(
         &[&engine("good", "", &[]), &engine("bad", bad, bad_extra)],
@@ -82,9 +94,8 @@ fn check_fault(
     assert_eq!(code, 0, "{stdout}");
     assert_eq!(r.games.len(), 2, "{stdout}");
     for g in &r.games {
-        assert_eq!(
-            g.reason,
-            reason,
+        assert!(
+            reasons.contains(&g.reason),
             "game {}: {} ({})",
             g.id,
             g.reason.name(),
@@ -98,7 +109,10 @@ fn check_fault(
         );
     }
     assert_eq!(r.summary.engines[0].tally.wins, 2);
-    assert!(stdout.contains(reason.name()), "{stdout}");
+    assert!(
+        reasons.iter().any(|r| stdout.contains(r.name())),
+        "{stdout}"
+    );
     r
 }
 
@@ -215,11 +229,21 @@ fn prints_garbage() {
 
 #[test]
 fn unrequested_output() {
-    let r = check_fault("extra", "--mode extra --at 2", &[], Reason::NotAMove, &[]);
+    // The unrequested line comes right after the move. Read before the next request it is
+    // "not a move"; when the reader thread only delivers it after the next request (a loaded
+    // machine), it is taken as the answer, a square already played: an illegal move. Either way
+    // the game is the misbehaving engine's loss.
+    let r = check_fault_among(
+        "extra",
+        "--mode extra --at 2",
+        &[],
+        &[Reason::NotAMove, Reason::IllegalMove],
+        &[],
+    );
+    let d = &r.games[0].detail;
     assert!(
-        r.games[0].detail.contains("before it was asked"),
-        "{}",
-        r.games[0].detail
+        d.contains("before it was asked") || d.contains("on a stone"),
+        "{d}"
     );
 }
 
