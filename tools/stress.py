@@ -5,7 +5,7 @@
 
 Plays at least N games (default 1000) with pentad-tournament, spread evenly over scenarios
 that combine every rule (0 freestyle, 1 standard, 4 renju, 8 caro, 9 exact-five caro), both
-board sizes (15x15, 20x20) and five clocks:
+board sizes (15x15, 20x20) and six clocks:
 
   fast       turn 100 ms, match 5 s: the match clock runs out, time_left goes negative
   short      turn 5 s, match 5 s: a match clock far too short for the game
@@ -13,6 +13,9 @@ board sizes (15x15, 20x20) and five clocks:
   hostile    turn 5 s, match 180 s; through tools/hostile_proxy.py: INFO timeout_turn 0 or
              YXSTOP at a random moment of 70% of the searches
   unlimited  turn 100 ms, no match clock (time_left 2147483647), hostile proxy on 50%
+  negative   turn 100 ms, match 50 ms: time_left goes negative after a few moves and stays
+             so; each move must come at once (the runner allows tolerance + time_left, i.e.
+             less than the 1 s tolerance)
 
 and, by scenario, GomocupJudge-style freezing (--freeze: SIGSTOP between moves), processes
 kept between games (restart=reuse, as c-gomoku-cli), CR LF line ends, BOARD before every move,
@@ -41,6 +44,7 @@ CLOCKS = {
     "inc": dict(turn="1000", match="20000", inc="200", proxy=0.0),
     "hostile": dict(turn="5000", match="180000", inc="0", proxy=0.7),
     "unlimited": dict(turn="100", match="0", inc="0", proxy=0.5),
+    "negative": dict(turn="100", match="50", inc="0", proxy=0.0),
 }
 RULE_ENDS = {"five", "draw", "draw-limit"}
 
@@ -87,6 +91,7 @@ def main() -> int:
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--out", default=None)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", default=None, help="only scenarios whose name contains this")
     ap.add_argument("--target-dir", default=os.environ.get("CARGO_TARGET_DIR", "target"))
     ap.add_argument("--shared", default=None,
                     help="shared material (openings); default ../shared beside the repository")
@@ -105,9 +110,9 @@ def main() -> int:
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
 
-    sc = scenarios()
+    sc = [s for s in scenarios() if not a.only or a.only in s["name"]]
     if a.games >= 2 * len(sc):
-        per = max(2, (a.games // len(sc) + 1) // 2 * 2)
+        per = max(2, -(-a.games // (2 * len(sc))) * 2)
         chosen = [(s, per) for s in sc]
     else:
         n = max(1, a.games // 2)

@@ -1195,6 +1195,7 @@ pub fn check_run(script: &[String], units: &[Unit], markers: usize, run: &Run, l
 }
 
 /// Commands a session must refuse (or answer without changing anything), whatever its state.
+/// (Not YXSHOWINFO: it turns on Yixin-Board's GUI mode, where unknown YX commands are silent.)
 const REJECTED: &[&str] = &[
     "TURN -1,5",
     "TURN 5,32",
@@ -1224,7 +1225,6 @@ const REJECTED: &[&str] = &[
     "ABOUT",
     "YXSHOWFORBID",
     "YXSTOP",
-    "YXSHOWINFO",
     "YXHASHCLEAR",
     "",
 ];
