@@ -8,7 +8,7 @@ WINDOWS_TARGET := x86_64-pc-windows-gnu
 WINDOWS_EXE    := $(TARGET_DIR)/$(WINDOWS_TARGET)/release/pbrain-pentad.exe
 
 .PHONY: build run test unit protocol-test bench release windows lint clean
-.PHONY: fuzz fuzz-long stress memory windows-test
+.PHONY: fuzz fuzz-long stress memory windows-test tune
 
 build:
 	$(CARGO) build --release --workspace
@@ -51,11 +51,18 @@ fuzz-long:
 	FUZZ_JOBS=$(FUZZ_JOBS) tools/fuzz.sh $(FUZZ_LONG_SECONDS)
 
 # Self-play under hostile clocks, every rule, 15x15 and 20x20, GUI stops injected, frozen
-# processes; prints the fault table (tools/stress.py). Takes hours at the default 1000 games.
+# processes; prints the fault table (tools/stress.py). About an hour at the default 1000 games (two cores).
 STRESS_GAMES ?= 1000
 STRESS_CONCURRENCY ?= 2
 stress: build
 	python3 tools/stress.py --games $(STRESS_GAMES) --concurrency $(STRESS_CONCURRENCY) --target-dir $(TARGET_DIR)
+
+# Texel tuning: TUNE_GAMES self-play games at TUNE_TURN ms a move, then the fit of the
+# evaluation weights to their results (tools/tune.sh; needs ../shared openings).
+TUNE_GAMES ?= 1000
+TUNE_TURN ?= 40
+tune: build
+	tools/tune.sh $(TUNE_GAMES) $(TUNE_TURN) $(TARGET_DIR)/tune
 
 # Peak resident memory of the release engine under max_memory 16..350 MiB, 1 and 2 threads.
 memory:

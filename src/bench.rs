@@ -38,12 +38,16 @@ pub fn position(rule: Rule, size: usize, moves: &str) -> Board {
     b
 }
 
-/// Runs the bench with the arguments after `bench`: `[depth] [hash MiB]`, or `--time MS` to
-/// report the depth each position reaches in that time.
+/// Runs the bench with the arguments after `bench`: `[depth] [hash MiB]`, `--time MS` to
+/// report the depth each position reaches in that time, or `--make-undo` for the make+undo
+/// rate of each position.
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     if args.first().map(String::as_str) == Some("--time") {
         let ms: u64 = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(1000);
         return timed(ms);
+    }
+    if args.first().map(String::as_str) == Some("--make-undo") {
+        return make_undo_report();
     }
     let depth: Depth = args
         .first()
@@ -103,10 +107,15 @@ pub fn make_undo_rate() -> u64 {
         .iter()
         .map(|&(r, s, m)| position(r, s, m))
         .collect();
+    rate_over(&boards, Duration::from_millis(500))
+}
+
+/// Make+undo per second over every candidate move of `boards`, measured for about `span`.
+fn rate_over(boards: &[Board], span: Duration) -> u64 {
     let start = Instant::now();
     let mut n = 0u64;
-    while start.elapsed() < Duration::from_millis(500) {
-        for b in &boards {
+    while start.elapsed() < span {
+        for b in boards {
             let mut b = b.clone();
             let moves: Vec<_> = b.candidates().collect();
             for _ in 0..200 {
@@ -119,6 +128,23 @@ pub fn make_undo_rate() -> u64 {
         }
     }
     (n as f64 / start.elapsed().as_secs_f64()) as u64
+}
+
+/// `bench --make-undo`: the make+undo rate of each bench position, then of all of them.
+fn make_undo_report() -> anyhow::Result<()> {
+    for (i, &(rule, size, moves)) in POSITIONS.iter().enumerate() {
+        let b = position(rule, size, moves);
+        let rate = rate_over(std::slice::from_ref(&b), Duration::from_millis(300));
+        println!(
+            "position {:2} {:9} {}x{} make+undo/second {rate}",
+            i + 1,
+            rule.name(),
+            size,
+            size
+        );
+    }
+    println!("Make+undo/second: {}", make_undo_rate());
+    Ok(())
 }
 
 fn timed(ms: u64) -> anyhow::Result<()> {

@@ -17,6 +17,7 @@ pub mod rules;
 pub mod search;
 pub mod time;
 pub mod tt;
+pub mod tune;
 pub mod types;
 
 pub use board::{Board, Threat};

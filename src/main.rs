@@ -1,14 +1,15 @@
 //! `pbrain-pentad`: with no arguments, the Gomocup (pbrain) protocol on stdin/stdout; `bench`
 //! runs the fixed-depth benchmark; `puzzles` measures the solve rate on tactical sets; `analyze`
-//! analyses positions for scripts; `play` is a game against the engine in the terminal.
+//! analyses positions for scripts; `play` is a game against the engine in the terminal; `tune`
+//! fits the evaluation weights to game results.
 
 use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: pbrain-pentad            speak the Gomocup/Piskvork protocol on stdin/stdout
-       pbrain-pentad bench [DEPTH [HASH_MB]] | bench --time MS
+       pbrain-pentad bench [DEPTH [HASH_MB]] | bench --time MS | bench --make-undo
                                 search the bench positions and print the node count
-       pbrain-pentad puzzles FILE [--task VCF,VCT3] [--time MS] [--limit N] [--verbose]
+       pbrain-pentad puzzles FILE [--task VCF,VCT3] [--time MS | --nodes N] [--limit N] [--verbose]
                                 solve rate and time per puzzle (JSON lines)
        pbrain-pentad analyze [MOVES | FILE.psq | FILE.sgf] [--stdin] [--rule R] [--size N|WxH]
                      [--time MS] [--depth D] [--nodes N] [--multipv K] [--threads T]
@@ -17,6 +18,8 @@ usage: pbrain-pentad            speak the Gomocup/Piskvork protocol on stdin/std
        pbrain-pentad play [--rule R] [--size N|WxH] [--color black|white] [--depth D | --time MS]
                      [--load FILE] [--hash MB] [--no-color]
                                 a game against the engine in the terminal
+       pbrain-pentad tune GAMES.jsonl... [--rule N] [--skip PLIES] [--iterations N] [--own W]
+                                Texel fit of the evaluation weights to game results
        pbrain-pentad --help | --version
 
 Logging (off by default): PENTAD_LOG=<file> [PENTAD_LOG_LEVEL=debug|info|trace|<filter>]";
@@ -52,6 +55,13 @@ fn main() -> ExitCode {
             Err(e) => {
                 eprintln!("analyze: {e:#}");
                 ExitCode::from(2)
+            }
+        },
+        Some("tune") => match pentad::tune::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("pbrain-pentad tune: {e:#}");
+                ExitCode::FAILURE
             }
         },
         Some("play") => match pentad::play::run(&args[1..]) {

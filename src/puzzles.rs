@@ -119,17 +119,48 @@ pub struct Attempt {
 /// Longest line played out when verifying a win.
 const VERIFY_PLIES: usize = 225;
 
+/// How much search a puzzle gets.
+#[derive(Clone, Copy, Debug)]
+pub enum Effort {
+    /// A time limit (the acceptance figures).
+    Time(Duration),
+    /// A node limit: the same result on any machine and under any load, for comparing versions.
+    Nodes(u64),
+}
+
+impl Effort {
+    /// Limits of the first search; the defence searches of the verification get a fraction.
+    fn limits(self, fraction: u32) -> Limits {
+        match self {
+            Effort::Time(t) => Limits::time(Budget {
+                soft: t / (2 * fraction),
+                hard: t / fraction,
+            }),
+            Effort::Nodes(n) => Limits {
+                max_nodes: Some((n / fraction as u64).max(1)),
+                ..Limits::time(Budget::UNLIMITED)
+            },
+        }
+    }
+}
+
 /// Searches a win for the side to move within `time`, then plays it out against the engine's
 /// own defence to check it.
 pub fn attempt(searcher: &mut Searcher, board: &Board, time: Duration) -> Attempt {
+    attempt_with(searcher, board, Effort::Time(time))
+}
+
+/// Like [`attempt`], with a time or node limit.
+pub fn attempt_with(searcher: &mut Searcher, board: &Board, effort: Effort) -> Attempt {
     let stop = AtomicBool::new(false);
-    let budget = Budget {
-        soft: time,
-        hard: time,
-    };
     let start = Instant::now();
     searcher.clear();
-    let out = searcher.search(board, &Limits::time(budget), &stop, &mut |_| {});
+    let first = match effort {
+        // The first search uses the whole time (soft = hard), as before.
+        Effort::Time(t) => Limits::time(Budget { soft: t, hard: t }),
+        Effort::Nodes(_) => effort.limits(1),
+    };
+    let out = searcher.search(board, &first, &stop, &mut |_| {});
     let elapsed = start.elapsed();
     let claimed = out.score >= WIN_BOUND;
     let attacker = board.side_to_move();
@@ -147,11 +178,7 @@ pub fn attempt(searcher: &mut Searcher, board: &Board, time: Duration) -> Attemp
             let mv = match next.next() {
                 Some(m) => m,
                 None => {
-                    let budget = Budget {
-                        soft: time / 4,
-                        hard: time / 2,
-                    };
-                    let o = searcher.search(&b, &Limits::time(budget), &stop, &mut |_| {});
+                    let o = searcher.search(&b, &effort.limits(2), &stop, &mut |_| {});
                     next = o.pv.into_iter().collect::<Vec<_>>().into_iter();
                     match next.next() {
                         Some(m) => m,
@@ -180,11 +207,13 @@ pub fn attempt(searcher: &mut Searcher, board: &Board, time: Duration) -> Attemp
     }
 }
 
-/// Runs the command: `puzzles FILE [--task T[,T…]] [--time MS] [--limit N] [--verbose]`.
+/// Runs the command: `puzzles FILE [--task T[,T…]] [--time MS | --nodes N] [--limit N]
+/// [--verbose]`.
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     let mut file = None;
     let mut tasks: Vec<String> = WIN_TASKS.iter().map(|s| s.to_string()).collect();
     let mut time_ms: Option<u64> = None;
+    let mut nodes: Option<u64> = None;
     let mut limit = usize::MAX;
     let mut verbose = false;
     let mut it = args.iter();
@@ -199,13 +228,14 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
                     .collect()
             }
             "--time" => time_ms = Some(it.next().context("--time needs a value")?.parse()?),
+            "--nodes" => nodes = Some(it.next().context("--nodes needs a value")?.parse()?),
             "--limit" => limit = it.next().context("--limit needs a value")?.parse()?,
             "--verbose" => verbose = true,
             f => file = Some(f.to_string()),
         }
     }
     let Some(file) = file else {
-        bail!("usage: pbrain-pentad puzzles FILE [--task VCF,VCT3] [--time MS] [--limit N] [--verbose]");
+        bail!("usage: pbrain-pentad puzzles FILE [--task VCF,VCT3] [--time MS | --nodes N] [--limit N] [--verbose]");
     };
     let text = match std::fs::read_to_string(&file) {
         Ok(t) => t,
@@ -240,7 +270,11 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
                     continue;
                 }
             };
-            let a = attempt(&mut searcher, &b, t);
+            let effort = match nodes {
+                Some(n) => Effort::Nodes(n),
+                None => Effort::Time(t),
+            };
+            let a = attempt_with(&mut searcher, &b, effort);
             times.push(a.time.as_secs_f64() * 1000.0);
             if a.verified {
                 solved += 1;

@@ -119,7 +119,7 @@ fn verify(board: &Board, line: &[Pos]) -> Result<(), String> {
 }
 
 /// Runs `analyze --stdin --json --time 1000` on the problems; returns (solved, failures).
-fn measure(set: &[(String, Puzzle)]) -> (usize, Vec<String>) {
+fn measure(set: &[(String, Puzzle)], max_ms: Option<u64>) -> (usize, Vec<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-pentad"))
         .args(["analyze", "--stdin", "--json", "--time", "1000"])
         .stdin(Stdio::piped())
@@ -153,7 +153,7 @@ fn measure(set: &[(String, Puzzle)]) -> (usize, Vec<String>) {
             .as_array()
             .and_then(|a| a.iter().map(|m| m.as_str().and_then(square)).collect());
         let verdict = match line {
-            _ if time > 1000 + 100 => Err(format!("took {time} ms")),
+            _ if max_ms.is_some_and(|m| time > m) => Err(format!("took {time} ms")),
             _ if win["kind"] != "VCF" => Err(format!("no VCF reported: {win}")),
             None => Err(format!("bad line {win}")),
             Some(line) if r["best"] != win["line"][0] => Err(format!(
@@ -175,7 +175,9 @@ fn measure(set: &[(String, Puzzle)]) -> (usize, Vec<String>) {
 fn analyze_finds_and_proves_vcf_sample() {
     let Some(all) = vcf_puzzles() else { return };
     let sample: Vec<(String, Puzzle)> = all.into_iter().step_by(12).collect();
-    let (solved, failures) = measure(&sample);
+    // No time condition here: a debug build on a loaded machine may overrun the second; the
+    // time is checked by the release measurement below.
+    let (solved, failures) = measure(&sample, None);
     println!("VCF sample: {solved}/{} solved and proven", sample.len());
     assert!(failures.is_empty(), "{failures:#?}");
 }
@@ -185,7 +187,7 @@ fn analyze_finds_and_proves_vcf_sample() {
 fn analyze_finds_and_proves_every_vcf() {
     let Some(all) = vcf_puzzles() else { return };
     let t0 = std::time::Instant::now();
-    let (solved, failures) = measure(&all);
+    let (solved, failures) = measure(&all, Some(1000 + 100));
     println!(
         "VCF: {solved}/{} solved and proven ({:.1}%), {:.1} s in all",
         all.len(),

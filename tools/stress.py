@@ -3,7 +3,7 @@
 
     tools/stress.py [--games N] [--concurrency C] [--out DIR] [--seed S] [--target-dir D]
 
-Plays at least N games (default 1000) with pentad-tournament, spread evenly over scenarios
+Plays at least N games (default 1000) with pentad-tournament, spread over scenarios
 that combine every rule (0 freestyle, 1 standard, 4 renju, 8 caro, 9 exact-five caro), both
 board sizes (15x15, 20x20) and six clocks:
 
@@ -17,6 +17,9 @@ board sizes (15x15, 20x20) and six clocks:
              so; each move must come at once (the runner allows tolerance + time_left, i.e.
              less than the 1 s tolerance)
 
+Each clock's share of the games is its weight in CLOCKS (hostile games, the longest, get
+fewer).
+
 and, by scenario, GomocupJudge-style freezing (--freeze: SIGSTOP between moves), processes
 kept between games (restart=reuse, as c-gomoku-cli), CR LF line ends, BOARD before every move,
 2 search threads. Every game is judged by the runner (protocol.md §4 timing, memory limit
@@ -29,6 +32,7 @@ from the empty board. Exit code 1 on any fault. N below the number of scenarios 
 
 import argparse
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -38,13 +42,16 @@ from collections import Counter
 
 RULES = [0, 1, 4, 8, 9]
 SIZES = [15, 20]
+# weight: the clock's share of the games. A hostile game lasts about ten times as long as a
+# fast one (5 s turns on a 180 s clock); a smaller share keeps `make stress` near an hour on
+# two cores while every scenario still plays several games.
 CLOCKS = {
-    "fast": dict(turn="100", match="5000", inc="0", proxy=0.0),
-    "short": dict(turn="5000", match="5000", inc="0", proxy=0.0),
-    "inc": dict(turn="1000", match="20000", inc="200", proxy=0.0),
-    "hostile": dict(turn="5000", match="180000", inc="0", proxy=0.7),
-    "unlimited": dict(turn="100", match="0", inc="0", proxy=0.5),
-    "negative": dict(turn="100", match="50", inc="0", proxy=0.0),
+    "fast": dict(turn="100", match="5000", inc="0", proxy=0.0, weight=1.25),
+    "short": dict(turn="5000", match="5000", inc="0", proxy=0.0, weight=1.25),
+    "inc": dict(turn="1000", match="20000", inc="200", proxy=0.0, weight=1.0),
+    "hostile": dict(turn="5000", match="180000", inc="0", proxy=0.7, weight=0.5),
+    "unlimited": dict(turn="100", match="0", inc="0", proxy=0.5, weight=1.25),
+    "negative": dict(turn="100", match="50", inc="0", proxy=0.0, weight=1.25),
 }
 RULE_ENDS = {"five", "draw", "draw-limit"}
 
@@ -112,8 +119,11 @@ def main() -> int:
 
     sc = [s for s in scenarios() if not a.only or a.only in s["name"]]
     if a.games >= 2 * len(sc):
-        per = max(2, -(-a.games // (2 * len(sc))) * 2)
-        chosen = [(s, per) for s in sc]
+        # Games per scenario in proportion to its clock's weight, an even number (both
+        # colours of each opening), at least 2, and at least N in all.
+        unit = a.games / sum(CLOCKS[s["clock"]]["weight"] for s in sc)
+        per = lambda s: max(2, 2 * math.ceil(unit * CLOCKS[s["clock"]]["weight"] / 2))
+        chosen = [(s, per(s)) for s in sc]
     else:
         n = max(1, a.games // 2)
         step = len(sc) / n

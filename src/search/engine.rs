@@ -32,6 +32,13 @@ const THREAT_NODES_PER_DEPTH: u64 = 5_000;
 const ROOT_VCT_THREATS: i32 = 8;
 const ROOT_VCT_NODES_PER_MS: u64 = 150;
 const ROOT_VCT_NODES: u64 = 1_500_000;
+/// Root moves checked for a VCF they let the opponent play, and the node budget of those
+/// checks per millisecond of the hard limit (capped; each move gets an equal share, at least
+/// `SAFETY_MIN_NODES`).
+const SAFETY_MOVES: usize = 40;
+const SAFETY_NODES_PER_MS: u64 = 300;
+const SAFETY_NODES: u64 = 600_000;
+const SAFETY_MIN_NODES: u64 = 2_000;
 /// Aspiration windows start at this depth, this wide on each side of the last score.
 const ASPIRATION_MIN_DEPTH: Depth = 5;
 const ASPIRATION_WINDOW: Value = 60;
@@ -185,6 +192,8 @@ impl Searcher {
                 pv: vec![best],
             };
         }
+        let (moves, safety_nodes) = drop_losing_moves(board, moves, limits, abort);
+        threat_nodes += safety_nodes;
         let done = AtomicBool::new(false);
         let total_nodes = AtomicU64::new(threat_nodes);
         let tt = &self.tt;
@@ -229,6 +238,57 @@ fn threat_budget(limits: &Limits, per_ms: u64, cap: u64) -> u64 {
         (limits.budget.hard.as_millis() as u64).saturating_mul(per_ms)
     };
     by_time.min(by_limit).clamp(1_000, cap)
+}
+
+/// Removes the root moves after which the opponent wins by continuous fours (a loss the main
+/// search may not see within its horizon), unless every checked move loses. Only the first
+/// `SAFETY_MOVES` (the best ordered) are checked. Returns the moves and the nodes spent.
+fn drop_losing_moves(
+    board: &Board,
+    moves: Vec<Pos>,
+    limits: &Limits,
+    abort: Abort,
+) -> (Vec<Pos>, u64) {
+    let me = board.side_to_move();
+    let opp = me.opp();
+    // Nothing to check when the opponent cannot make a four, or when we must block a five.
+    if !super::vcf::has_four_move(board, opp) || board.count(opp, Threat::Five) > 0 {
+        return (moves, 0);
+    }
+    let checked = moves.len().min(SAFETY_MOVES);
+    let total = threat_budget(limits, SAFETY_NODES_PER_MS, SAFETY_NODES);
+    let per_move = (total / checked.max(1) as u64).max(SAFETY_MIN_NODES);
+    let mut vcf = Vcf::new(per_move).with_abort(abort);
+    let mut b = board.clone();
+    let mut nodes = 0;
+    let mut losing = vec![false; moves.len()];
+    for (i, &m) in moves.iter().enumerate().take(checked) {
+        // A move that makes an open four or five wins first.
+        if b.threat(me, m) >= Threat::OpenFour {
+            continue;
+        }
+        b.play(m);
+        if super::vcf::has_four_move(&b, opp) {
+            losing[i] = vcf.solve(&mut b, ROOT_VCF_PLIES).is_some();
+            nodes += vcf.nodes();
+        }
+        b.undo();
+        if abort.due() {
+            break;
+        }
+    }
+    // When every checked move loses, the game is lost anyway: the search picks the longest
+    // resistance among them all.
+    if losing[..checked].iter().all(|&l| l) {
+        return (moves, nodes);
+    }
+    let kept = moves
+        .into_iter()
+        .zip(losing)
+        .filter(|&(_, l)| !l)
+        .map(|(m, _)| m)
+        .collect();
+    (kept, nodes)
 }
 
 /// The move to play without searching: a five, else the block of the opponent's five, else an
@@ -842,6 +902,63 @@ mod tests {
         );
         assert!(o.score >= WIN_BOUND, "score {} best {:?}", o.score, o.best);
         assert_eq!(o.best, Pos::new(4, 5));
+    }
+
+    #[test]
+    fn root_moves_that_allow_a_vcf_are_dropped() {
+        // White threatens a double four at (5,2) (row and column, each blocked at one end).
+        // Black to move: only (5,2) itself and the squares that kill one of the fours, (6,2)
+        // and (5,1), keep the game going; everything else loses to white's fours.
+        let b = parse_diagram(
+            "
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . x o o o . . . . . . . . . .
+            . . . . . o . . . . . . . . .
+            . . . . . o . . . . . . . . .
+            . . . . . o . . . . . . . . .
+            . . . . . x . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . x . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . x . . . . . .
+            . . . . . . . . . . x . . . .
+            . . . . . . . . . . . . . . x",
+        )
+        .unwrap()
+        .to_board(Rule::Freestyle)
+        .unwrap();
+        assert_eq!(b.side_to_move(), Color::Black);
+        let stop = AtomicBool::new(false);
+        let abort = Abort {
+            deadline: None,
+            stop: &stop,
+        };
+        // Only the first SAFETY_MOVES root moves are checked.
+        let moves: Vec<Pos> = root_moves(&b).into_iter().take(SAFETY_MOVES).collect();
+        assert_eq!(moves.len(), SAFETY_MOVES);
+        let (kept, nodes) = drop_losing_moves(&b, moves, &Limits::depth(8), abort);
+        let mut kept_sorted = kept.clone();
+        kept_sorted.sort();
+        let mut want = vec![Pos::new(5, 2), Pos::new(6, 2), Pos::new(5, 1)];
+        want.sort();
+        assert_eq!(kept_sorted, want, "kept {kept:?}");
+        assert!(nodes > 0);
+        // The search plays one of them.
+        let o = search_board(&b, 2);
+        assert!(want.contains(&o.best), "{:?}", o.best);
+    }
+
+    fn search_board(b: &Board, depth: Depth) -> Outcome {
+        let mut s = Searcher::new(1 << 20);
+        s.search(
+            b,
+            &Limits::depth(depth),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
     }
 
     #[test]
