@@ -330,6 +330,12 @@ fn info_line(src: &mut Src, real: bool) -> String {
         (_, 0) => src.pick(&["abc", "", "1.5", "-", "1e9", "2,3"]).to_string(),
         (_, 1) if !real => src.any_i64().to_string(),
         ("rule", _) => src.pick(&[0i64, 1, 2, 4, 5, 8, 9, 12, 3, -1]).to_string(),
+        // The real engine searches as long as the clock lets it: its clocks stay short so that
+        // a session's searches fit the hang limit (long clocks are the fakes' and time.rs's).
+        ("timeout_turn", _) if real => src.pick(&[0i64, 1, 5, 50, 100, 300, -5]).to_string(),
+        ("timeout_match" | "time_left", _) if real => {
+            src.pick(&[0i64, 1, 100, 5000, -500]).to_string()
+        }
         ("timeout_turn", _) => src
             .pick(&[0i64, 1, 5, 50, 100, 1000, 30000, -5])
             .to_string(),
@@ -392,6 +398,10 @@ fn stone_block(src: &mut Src, lines: &mut Vec<String>, with_field: bool) {
 /// engine (memory, threads).
 pub fn script_from(src: &mut Src, real: bool, max_lines: usize) -> Vec<String> {
     let mut lines = Vec::new();
+    if real {
+        // Without a clock the real engine would take the skeleton's 30 s per move.
+        lines.push("INFO timeout_turn 300".to_string());
+    }
     if src.chance(230) {
         lines.push(format!(
             "START {}",
@@ -783,8 +793,9 @@ pub struct Run {
     pub exit: Exit,
 }
 
-/// Longest a session may take after its input ended.
-pub const HANG_LIMIT: Duration = Duration::from_secs(15);
+/// Longest a session may take after its input ended: the searches still queued run first (at
+/// most 40 lines of 300 ms clocks for the real engine), on a machine that may be loaded.
+pub const HANG_LIMIT: Duration = Duration::from_secs(30);
 
 /// Runs a script; `delays` (ms before each line) makes it live, line by line, else it is read
 /// in one go. Panics on a hang, an unterminated or non-UTF-8 output line.
