@@ -9,6 +9,7 @@ use crate::types::{
     is_decisive, loss_in, win_in, Bound, Color, Depth, Pos, Value, AREA, INFINITE, WIN_BOUND,
 };
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// Deepest ply a search line may reach.
@@ -132,40 +133,12 @@ impl Searcher {
         } else {
             vcf.solve(&mut board.clone(), ROOT_VCF_PLIES)
         };
-        let found = found.map(|line| (line.len() as i32, line));
+        let found = found
+            .map(|line| (line.len() as i32, line))
+            .filter(|(_, line)| !exclude.contains(&line[0]));
         let mut threat_nodes = vcf.nodes();
-        let found = found.or_else(|| {
-            if limits.budget.hard.is_zero() || moves.len() == 1 {
-                return None;
-            }
-            let n = threat_budget(limits, ROOT_VCT_NODES_PER_MS, ROOT_VCT_NODES);
-            let mut vct = Vct::new(n).with_abort(abort);
-            // A win by threats takes at most two plies per threat, plus the final four and five.
-            let r = vct
-                .solve(&mut board.clone(), ROOT_VCT_THREATS)
-                .map(|(m, d)| (2 * d + 3, vec![m]));
-            threat_nodes += vct.nodes();
-            r
-        });
-        let found = found.filter(|(_, line)| !exclude.contains(&line[0]));
         if let Some((plies, line)) = found {
-            let score = win_in(plies);
-            let info = Info {
-                depth: 1,
-                seldepth: line.len() as i32,
-                score,
-                nodes: threat_nodes,
-                elapsed: limits.start.elapsed(),
-                pv: line.clone(),
-            };
-            report(&info);
-            return Outcome {
-                best: line[0],
-                score,
-                depth: 1,
-                nodes: threat_nodes,
-                pv: line,
-            };
+            return forced_win(limits, plies, line, threat_nodes, report);
         }
         // Moves that need no search: the only legal move, a win on the spot, the only block.
         if moves.len() == 1 || limits.budget.hard.is_zero() {
@@ -192,35 +165,165 @@ impl Searcher {
                 pv: vec![best],
             };
         }
-        let (moves, safety_nodes) = drop_losing_moves(board, moves, limits, abort);
-        threat_nodes += safety_nodes;
-        let done = AtomicBool::new(false);
-        let total_nodes = AtomicU64::new(threat_nodes);
-        let tt = &self.tt;
         let threads = limits.threads.max(1);
+        let threats = RootThreats::default();
+        let moves = if threads == 1 {
+            // One thread: the threat searches first, then the main search.
+            let (win, nodes) = root_vct(board, limits, abort);
+            threat_nodes += nodes;
+            if let Some((plies, line)) = win.filter(|(_, line)| !exclude.contains(&line[0])) {
+                return forced_win(limits, plies, line, threat_nodes, report);
+            }
+            let (moves, nodes) = drop_losing_moves(board, moves, limits, abort);
+            threat_nodes += nodes;
+            moves
+        } else {
+            // Helper threads: thread 1 runs the threat searches while the others search, so
+            // the main search loses no time to them.
+            threats.pending.store(true, Ordering::Release);
+            moves
+        };
+        let shared = Shared {
+            done: AtomicBool::new(false),
+            total_nodes: AtomicU64::new(threat_nodes),
+            threats,
+            deepest: Mutex::new(None),
+        };
+        let tt = &self.tt;
         std::thread::scope(|s| {
             for id in 1..threads {
-                let (done, total_nodes) = (&done, &total_nodes);
+                let shared = &shared;
                 let moves = moves.clone();
                 let board = board.clone();
                 std::thread::Builder::new()
                     .stack_size(8 << 20)
                     .spawn_scoped(s, move || {
-                        let mut w = Worker::new(board, tt, limits, stop, done, total_nodes, id);
+                        if id == 1 {
+                            shared.run_threats(&board, &moves, exclude, limits, abort);
+                        }
+                        let mut w = Worker::new(board, tt, limits, stop, shared, id);
                         w.iterate(moves, &mut |_| {});
                     })
                     .expect("spawn search thread");
             }
-            let mut main = Worker::new(board.clone(), tt, limits, stop, &done, &total_nodes, 0);
-            let out = main.iterate(moves, report);
-            done.store(true, Ordering::Relaxed);
-            let mut out = out;
+            let mut main = Worker::new(board.clone(), tt, limits, stop, &shared, 0);
+            let mut out = main.iterate(moves, report);
+            shared.done.store(true, Ordering::Relaxed);
+            let nodes = shared.total_nodes.load(Ordering::Relaxed).max(out.nodes);
+            if let Some((plies, line)) = shared.threats.win.lock().expect("threat result").take() {
+                return forced_win(limits, plies, line, nodes, report);
+            }
+            // A helper that completed a deeper iteration than the main thread knows better.
+            if let Some(d) = shared.deepest.lock().expect("deepest result").take() {
+                if d.depth > out.depth && !shared.threats.is_losing(d.best) {
+                    out.best = d.best;
+                    out.score = d.score;
+                    out.depth = d.depth;
+                    out.pv = d.pv;
+                }
+            }
             if out.best.is_none() || !board.is_empty(out.best) {
                 out.best = fallback;
             }
-            out.nodes = total_nodes.load(Ordering::Relaxed).max(out.nodes);
+            out.nodes = nodes;
             out
         })
+    }
+}
+
+/// The answer when a threat search proved a win: reported as one iteration.
+fn forced_win(
+    limits: &Limits,
+    plies: i32,
+    line: Vec<Pos>,
+    nodes: u64,
+    report: &mut dyn FnMut(&Info),
+) -> Outcome {
+    let score = win_in(plies);
+    report(&Info {
+        depth: 1,
+        seldepth: line.len() as i32,
+        score,
+        nodes,
+        elapsed: limits.start.elapsed(),
+        pv: line.clone(),
+    });
+    Outcome {
+        best: line[0],
+        score,
+        depth: 1,
+        nodes,
+        pv: line,
+    }
+}
+
+/// The VCT tried at the root: a win (plies, line) and the nodes spent.
+fn root_vct(board: &Board, limits: &Limits, abort: Abort) -> (Option<(i32, Vec<Pos>)>, u64) {
+    let n = threat_budget(limits, ROOT_VCT_NODES_PER_MS, ROOT_VCT_NODES);
+    let mut vct = Vct::new(n).with_abort(abort);
+    // A win by threats takes at most two plies per threat, plus the final four and five.
+    let r = vct
+        .solve(&mut board.clone(), ROOT_VCT_THREATS)
+        .map(|(m, d)| (2 * d + 3, vec![m]));
+    (r, vct.nodes())
+}
+
+/// What the search threads share besides the table.
+struct Shared {
+    /// Raised when the main thread is done: the helpers stop.
+    done: AtomicBool,
+    /// Nodes of every thread, flushed now and then.
+    total_nodes: AtomicU64,
+    /// The root threat searches run by a helper (multi-threaded searches only).
+    threats: RootThreats,
+    /// The deepest iteration any thread completed.
+    deepest: Mutex<Option<Outcome>>,
+}
+
+/// Results of the root threat searches when a helper thread runs them beside the main search.
+#[derive(Default)]
+struct RootThreats {
+    /// Raised while the threat searches run (never raised on one thread).
+    pending: AtomicBool,
+    /// Raised when the VCT found a win: every thread stops.
+    found: AtomicBool,
+    /// The win: plies and line.
+    win: Mutex<Option<(i32, Vec<Pos>)>>,
+    /// Root moves after which the opponent wins by fours.
+    losing: Mutex<Vec<Pos>>,
+}
+
+impl RootThreats {
+    fn is_losing(&self, m: Pos) -> bool {
+        self.losing.lock().expect("losing moves").contains(&m)
+    }
+}
+
+impl Shared {
+    /// The VCT, then the check of the root moves against the opponent's VCF; publishes both.
+    fn run_threats(
+        &self,
+        board: &Board,
+        moves: &[Pos],
+        exclude: &[Pos],
+        limits: &Limits,
+        abort: Abort,
+    ) {
+        let (win, mut nodes) = root_vct(board, limits, abort);
+        if let Some(win) = win.filter(|(_, line)| !exclude.contains(&line[0])) {
+            *self.threats.win.lock().expect("threat result") = Some(win);
+            self.threats.found.store(true, Ordering::Release);
+        } else {
+            let (kept, n) = drop_losing_moves(board, moves.to_vec(), limits, abort);
+            nodes += n;
+            *self.threats.losing.lock().expect("losing moves") = moves
+                .iter()
+                .copied()
+                .filter(|m| !kept.contains(m))
+                .collect();
+        }
+        self.total_nodes.fetch_add(nodes, Ordering::Relaxed);
+        self.threats.pending.store(false, Ordering::Release);
     }
 }
 
@@ -349,9 +452,10 @@ struct Worker<'a> {
     tt: &'a Table,
     limits: &'a Limits,
     stop: &'a AtomicBool,
-    done: &'a AtomicBool,
-    total_nodes: &'a AtomicU64,
+    shared: &'a Shared,
     id: usize,
+    /// Whether the root moves that lose to a VCF have been removed.
+    losing_applied: bool,
     nodes: u64,
     flushed: u64,
     next_check: u64,
@@ -369,8 +473,7 @@ impl<'a> Worker<'a> {
         tt: &'a Table,
         limits: &'a Limits,
         stop: &'a AtomicBool,
-        done: &'a AtomicBool,
-        total_nodes: &'a AtomicU64,
+        shared: &'a Shared,
         id: usize,
     ) -> Self {
         Worker {
@@ -378,9 +481,9 @@ impl<'a> Worker<'a> {
             tt,
             limits,
             stop,
-            done,
-            total_nodes,
+            shared,
             id,
+            losing_applied: false,
             nodes: 0,
             flushed: 0,
             next_check: CHECK_EVERY,
@@ -410,6 +513,7 @@ impl<'a> Worker<'a> {
         let mut depth = 1 + (self.id as Depth & 1);
         let mut soft_scale = 1.0f64;
         while depth <= max_depth {
+            self.drop_losing(&mut moves, &mut best);
             let (score, mv) = self.aspiration(&mut moves, depth, best.score);
             if self.aborted && depth > 1 + (self.id as Depth & 1) {
                 // An interrupted iteration still improves on the last one when its first move
@@ -438,9 +542,15 @@ impl<'a> Worker<'a> {
                 if best.pv.first() != Some(&mv) {
                     best.pv = vec![mv];
                 }
+                if self.id != 0 {
+                    let mut deepest = self.shared.deepest.lock().expect("deepest result");
+                    if deepest.as_ref().is_none_or(|d| d.depth < depth) {
+                        *deepest = Some(best.clone());
+                    }
+                }
             }
             self.flush_nodes();
-            best.nodes = self.total_nodes.load(Ordering::Relaxed);
+            best.nodes = self.shared.total_nodes.load(Ordering::Relaxed);
             if self.id == 0 {
                 report(&Info {
                     depth,
@@ -463,18 +573,47 @@ impl<'a> Worker<'a> {
                     Duration::try_from_secs_f64(self.limits.budget.soft.as_secs_f64() * soft_scale)
                         .unwrap_or(Duration::MAX)
                         .min(self.limits.budget.hard);
-                if self.limits.start.elapsed() >= soft {
+                // While a helper still runs the root threat searches, searching on costs
+                // nothing: their answer is awaited anyway.
+                if self.limits.start.elapsed() >= soft
+                    && !self.shared.threats.pending.load(Ordering::Acquire)
+                {
                     break;
                 }
             }
-            if self.id != 0 && self.done.load(Ordering::Relaxed) {
+            if self.id != 0 && self.shared.done.load(Ordering::Relaxed) {
                 break;
             }
             depth += 1;
         }
+        if self.id == 0 {
+            // The answer must not be a move the threat searches found losing.
+            while self.shared.threats.pending.load(Ordering::Acquire) {
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            self.drop_losing(&mut moves, &mut best);
+        }
         self.flush_nodes();
-        best.nodes = self.total_nodes.load(Ordering::Relaxed);
+        best.nodes = self.shared.total_nodes.load(Ordering::Relaxed);
         best
+    }
+
+    /// Removes the root moves that lose to a VCF once a helper has found them (once); the
+    /// best move so far is replaced when it is one of them.
+    fn drop_losing(&mut self, moves: &mut Vec<Pos>, best: &mut Outcome) {
+        if self.losing_applied || self.shared.threats.pending.load(Ordering::Acquire) {
+            return;
+        }
+        self.losing_applied = true;
+        let losing = self.shared.threats.losing.lock().expect("losing moves");
+        if losing.is_empty() || moves.iter().all(|m| losing.contains(m)) {
+            return;
+        }
+        moves.retain(|m| !losing.contains(m));
+        if losing.contains(&best.best) {
+            best.best = moves[0];
+            best.pv = vec![moves[0]];
+        }
     }
 
     /// A root iteration inside a window around the last score, widened until the score falls
@@ -507,7 +646,8 @@ impl<'a> Worker<'a> {
     }
 
     fn flush_nodes(&mut self) {
-        self.total_nodes
+        self.shared
+            .total_nodes
             .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
         self.flushed = self.nodes;
     }
@@ -568,7 +708,10 @@ impl<'a> Worker<'a> {
             return;
         }
         self.next_check = self.nodes + CHECK_EVERY;
-        if stopped(self.stop) || (self.id != 0 && self.done.load(Ordering::Relaxed)) {
+        if stopped(self.stop)
+            || (self.id != 0 && self.shared.done.load(Ordering::Relaxed))
+            || self.shared.threats.found.load(Ordering::Relaxed)
+        {
             self.aborted = true;
             return;
         }
@@ -578,7 +721,7 @@ impl<'a> Worker<'a> {
                 self.aborted = true;
             }
             if let Some(n) = self.limits.max_nodes {
-                if self.total_nodes.load(Ordering::Relaxed) >= n {
+                if self.shared.total_nodes.load(Ordering::Relaxed) >= n {
                     self.aborted = true;
                 }
             }
@@ -952,13 +1095,106 @@ mod tests {
     }
 
     fn search_board(b: &Board, depth: Depth) -> Outcome {
+        search_threads(b, depth, 1)
+    }
+
+    fn search_threads(b: &Board, depth: Depth, threads: usize) -> Outcome {
         let mut s = Searcher::new(1 << 20);
-        s.search(
-            b,
-            &Limits::depth(depth),
-            &AtomicBool::new(false),
-            &mut |_| {},
+        let mut limits = Limits::depth(depth);
+        limits.threads = threads;
+        s.search(b, &limits, &AtomicBool::new(false), &mut |_| {})
+    }
+
+    #[test]
+    fn helper_threads_run_the_root_threat_searches() {
+        // The double-four threat of the test above: the helper's checks publish the root moves
+        // that lose, and every thread's root loop drops them (and a best move among them).
+        let b = parse_diagram(
+            "
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . x o o o . . . . . . . . . .
+            . . . . . o . . . . . . . . .
+            . . . . . o . . . . . . . . .
+            . . . . . o . . . . . . . . .
+            . . . . . x . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . x . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . x . . . . . .
+            . . . . . . . . . . x . . . .
+            . . . . . . . . . . . . . . x",
         )
+        .unwrap()
+        .to_board(Rule::Freestyle)
+        .unwrap();
+        let limits = Limits::depth(8);
+        let stop = AtomicBool::new(false);
+        let abort = Abort {
+            deadline: None,
+            stop: &stop,
+        };
+        let moves = root_moves(&b);
+        let shared = Shared {
+            done: AtomicBool::new(false),
+            total_nodes: AtomicU64::new(0),
+            threats: RootThreats::default(),
+            deepest: Mutex::new(None),
+        };
+        shared.threats.pending.store(true, Ordering::Release);
+        let tt = Table::new(1 << 16);
+        let mut w = Worker::new(b.clone(), &tt, &limits, &stop, &shared, 0);
+        let mut ms = moves.clone();
+        let safe = [Pos::new(5, 2), Pos::new(6, 2), Pos::new(5, 1)];
+        let unsafe_best = *moves.iter().find(|m| !safe.contains(m)).unwrap();
+        let mut best = Outcome {
+            best: unsafe_best,
+            score: 0,
+            depth: 3,
+            nodes: 0,
+            pv: vec![unsafe_best],
+        };
+        // Nothing to drop while the checks run.
+        w.drop_losing(&mut ms, &mut best);
+        assert_eq!(ms, moves);
+        shared.run_threats(&b, &moves, &[], &limits, abort);
+        assert!(!shared.threats.pending.load(Ordering::Acquire));
+        assert!(shared.threats.win.lock().unwrap().is_none());
+        let losing = shared.threats.losing.lock().unwrap().clone();
+        assert_eq!(losing.len(), SAFETY_MOVES - safe.len());
+        assert!(losing.contains(&unsafe_best));
+        w.drop_losing(&mut ms, &mut best);
+        assert_eq!(ms.len(), moves.len() - losing.len());
+        assert!(safe.iter().all(|m| ms.contains(m)));
+        assert_eq!(best.best, ms[0]);
+        assert!(safe.contains(&search_threads(&b, 2, 2).best));
+        // Black wins by threes: two open threes at once on (5,5). The main search alone does
+        // not prove it at depth 1; the helper's VCT does.
+        let b = parse_diagram(
+            "
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . x x . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . x . . . . . .
+            . . . . . x . . . . . .
+            . o . . . . . . . . o .
+            . . o . . . . . . . . .
+            . . . . . . . . . o . .",
+        )
+        .unwrap()
+        .to_board(Rule::Freestyle)
+        .unwrap();
+        for threads in [1, 2] {
+            let o = search_threads(&b, 1, threads);
+            assert_eq!(o.best, Pos::new(5, 5), "{threads} threads");
+            assert!(o.score >= WIN_BOUND, "{threads} threads: score {}", o.score);
+        }
     }
 
     #[test]
