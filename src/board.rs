@@ -5,7 +5,9 @@
 //! class (so "can the opponent make five?" is one lookup). Debug builds check all of it against a
 //! recomputation after every change.
 
-use crate::pattern::{code, slot, Pattern, Shape, ShapeTables};
+use crate::pattern::{
+    code, slot, PairTable, Pattern, Shape, ShapeTables, COMPACT_SPACE, KEY_SPACE,
+};
 use crate::rules::{Grid, Rule};
 use crate::types::{Cell, Color, Pos, AREA, DIRS, MAX_SIDE, MIN_SIDE, STRIDE};
 use std::fmt;
@@ -36,6 +38,9 @@ impl Threat {
     /// Number of threat classes.
     pub const COUNT: usize = 8;
 
+    /// The threat four line patterns make together: the definition `THREAT_OF` implements
+    /// (a test checks that they agree).
+    #[cfg(test)]
     fn classify(p: [Pattern; 4]) -> Threat {
         let n = |x: Pattern| p.iter().filter(|&&q| q == x).count();
         let (f4, b4, f3) = (n(Pattern::Flex4), n(Pattern::Block4), n(Pattern::Flex3));
@@ -63,8 +68,8 @@ impl Threat {
 /// are fitted by `pbrain-pentad tune` (tools/tune.sh: a Texel fit to the results of 1,200
 /// freestyle 15x15 self-play games); against the hand-set values they replaced
 /// ([0, 1, 3, 4, 12, 14, 45, 50, 200, 1000] and [0, 0, 0, 0, 60, 150, 300, 1000]) they scored
-/// 72-26-2 in 100 games at 200 ms a move. The values must stay below 8192 per square (the
-/// combination table packs them in 13 bits).
+/// 72-26-2 in 100 games at 200 ms a move. The pattern values must stay below 10,000 (the
+/// make/undo update sums their changes in 20-bit lanes, see `PAIR_ENTRIES`).
 pub const PATTERN_VALUE: [i32; 10] = [0, 1, 0, 4, 18, 25, 76, 129, 284, 1000];
 
 /// Extra value of a square whose lines combine into a strong threat.
@@ -110,22 +115,25 @@ fn zkey(c: Cell, p: Pos) -> u64 {
     }
 }
 
-/// Per-square incremental state.
+/// Per-square incremental state: 32 bytes, half a cache line.
 #[derive(Clone, Copy, Default)]
+#[repr(align(32))]
 struct SquareState {
     /// Line keys, one per direction.
     keys: [u32; 4],
-    /// Shapes per colour and direction.
-    shapes: [[Shape; 4]; 2],
-    /// Threat class per colour.
+    /// Black's and white's shapes per direction, packed as in `ShapeTables`, so one load or
+    /// store serves both colours.
+    shapes: [u16; 4],
+    /// Per colour (black's in bits 0-11, white's in bits 12-23), how many of the four lines fall
+    /// in each class of pattern, as the index of the threat table (see `CLASS_WEIGHT`).
+    classes: u32,
+    /// Threat class per colour (kept for empty squares).
     threat: [u8; 2],
-    /// Shape value per colour.
-    value: [i32; 2],
     /// Stones within two squares (Chebyshev distance), for candidate moves.
     near: u8,
-    /// Index of the four line patterns per colour in the combination table (decimal digits).
-    combo: [u16; 2],
 }
+
+const _: () = assert!(std::mem::size_of::<SquareState>() == 32);
 
 /// Per colour and threat class, a bit per square.
 type ThreatSets = [[[u64; AREA / 64]; Threat::COUNT]; 2];
@@ -146,7 +154,6 @@ pub struct Board {
     history: Vec<(Pos, Color)>,
     stones: usize,
     walls: usize,
-    combos: &'static [u16],
     /// Smallest rectangle holding every stone (x0, y0, x1, y1), and its value before each stone.
     bbox: Option<(u8, u8, u8, u8)>,
     bbox_stack: Vec<Option<(u8, u8, u8, u8)>>,
@@ -204,7 +211,6 @@ impl Board {
             history: Vec::with_capacity(width * height),
             stones: 0,
             walls: 0,
-            combos: combos(),
             bbox: None,
             bbox_stack: Vec::with_capacity(width * height),
         };
@@ -306,7 +312,7 @@ impl Board {
     /// The pattern `color` would make on line `dir` by playing the empty square `p`.
     #[inline]
     pub fn pattern(&self, color: Color, p: Pos, dir: usize) -> Pattern {
-        self.sq[p.idx()].shapes[color.idx()][dir].pattern()
+        Shape::of_pair(self.sq[p.idx()].shapes[dir], color.idx()).pattern()
     }
     /// The threat `color` would make by playing the empty square `p`.
     #[inline]
@@ -316,7 +322,7 @@ impl Board {
     /// Shape value of the empty square `p` for `color`.
     #[inline]
     pub fn value(&self, color: Color, p: Pos) -> i32 {
-        self.sq[p.idx()].value[color.idx()]
+        self.square_value(p, color.idx())
     }
     /// Sum of the shape values of all empty squares for `color`.
     #[inline]
@@ -362,7 +368,10 @@ impl Board {
         matches!(
             t,
             Threat::OpenFour | Threat::DoubleThree | Threat::FourThree
-        ) || s.shapes[0].iter().any(|sh| sh.overline())
+        ) || s
+            .shapes
+            .iter()
+            .any(|&pair| Shape::of_pair(pair, 0).overline())
     }
 
     /// True when `color` may not play the empty square `p`: a renju foul for black.
@@ -458,25 +467,7 @@ impl Board {
         self.hash ^= zkey(c, p);
         self.grid.set(p, c);
         self.forget(p);
-        let code = code(c);
-        let reach = self.tables.reach();
-        let mut delta = [0; 2];
-        for (d, &dir) in DIRS.iter().enumerate() {
-            for k in -5isize..=5 {
-                if k == 0 {
-                    continue;
-                }
-                let q = p.step(dir, -k);
-                self.sq[q.idx()].keys[d] |= code << (2 * slot(k));
-                if self.grid.get(q) == Cell::Empty && k.abs() <= reach {
-                    let [b, w] = self.refresh_line(q, d);
-                    delta[0] += b;
-                    delta[1] += w;
-                }
-            }
-        }
-        self.totals[0] += delta[0];
-        self.totals[1] += delta[1];
+        self.update_lines(p, code(c));
         if c != Cell::Wall {
             self.adjust_near(p, 1);
         }
@@ -486,30 +477,130 @@ impl Board {
         let c = self.grid.get(p);
         self.hash ^= zkey(c, p);
         self.grid.set(p, Cell::Empty);
-        let reach = self.tables.reach();
-        let mut delta = [0; 2];
-        for (d, &dir) in DIRS.iter().enumerate() {
-            for k in -5isize..=5 {
-                if k == 0 {
-                    continue;
-                }
-                let q = p.step(dir, -k);
-                self.sq[q.idx()].keys[d] &= !(3 << (2 * slot(k)));
-                if self.grid.get(q) == Cell::Empty && k.abs() <= reach {
-                    let [b, w] = self.refresh_line(q, d);
-                    delta[0] += b;
-                    delta[1] += w;
-                }
-            }
-        }
-        self.totals[0] += delta[0];
-        self.totals[1] += delta[1];
+        self.update_lines(p, code(Cell::Empty));
         for d in 0..4 {
             self.set_shapes(p, d);
         }
         self.learn(p);
         if c != Cell::Wall {
             self.adjust_near(p, -1);
+        }
+    }
+
+    /// Writes `code` (a stone, a wall, or empty) into the line keys of the squares around `p`
+    /// and refreshes their shapes, threats and values.
+    #[inline]
+    fn update_lines(&mut self, p: Pos, code: u32) {
+        let tables = self.tables;
+        let delta = match tables.table() {
+            PairTable::Compact(t) => self.update_lines_with::<COMPACT_SPACE, 2, 4>(t, p, code),
+            PairTable::Full(t) => self.update_lines_with::<KEY_SPACE, 0, 5>(t, p, code),
+        };
+        self.totals[0] += delta[0];
+        self.totals[1] += delta[1];
+    }
+
+    /// `update_lines` for a table of `N` entries indexed by the key shifted right by `SHIFT`,
+    /// whose shapes change up to `REACH` squares away. Returns the change of each colour's
+    /// value total.
+    #[inline(always)]
+    fn update_lines_with<const N: usize, const SHIFT: u32, const REACH: isize>(
+        &mut self,
+        table: &[u16; N],
+        p: Pos,
+        code: u32,
+    ) -> [i32; 2] {
+        // The sum of the entry differences of `PAIR_ENTRIES` of the empty squares.
+        let mut delta = 0u64;
+        self.update_line::<0, N, SHIFT, REACH>(table, p, code, &mut delta);
+        self.update_line::<1, N, SHIFT, REACH>(table, p, code, &mut delta);
+        self.update_line::<2, N, SHIFT, REACH>(table, p, code, &mut delta);
+        self.update_line::<3, N, SHIFT, REACH>(table, p, code, &mut delta);
+        value_changes(delta)
+    }
+
+    /// One direction of `update_lines_with`: the ten squares within five steps of `p`.
+    #[inline(always)]
+    fn update_line<const D: usize, const N: usize, const SHIFT: u32, const REACH: isize>(
+        &mut self,
+        table: &[u16; N],
+        p: Pos,
+        code: u32,
+        delta: &mut u64,
+    ) {
+        // The squares along the line as `p` sees them (its own keys never change here).
+        let around = self.sq[p.idx()].keys[D];
+        self.update_square::<D, -5, N, SHIFT, REACH>(table, p, code, around, delta);
+        self.update_square::<D, -4, N, SHIFT, REACH>(table, p, code, around, delta);
+        self.update_square::<D, -3, N, SHIFT, REACH>(table, p, code, around, delta);
+        self.update_square::<D, -2, N, SHIFT, REACH>(table, p, code, around, delta);
+        self.update_square::<D, -1, N, SHIFT, REACH>(table, p, code, around, delta);
+        self.update_square::<D, 1, N, SHIFT, REACH>(table, p, code, around, delta);
+        self.update_square::<D, 2, N, SHIFT, REACH>(table, p, code, around, delta);
+        self.update_square::<D, 3, N, SHIFT, REACH>(table, p, code, around, delta);
+        self.update_square::<D, 4, N, SHIFT, REACH>(table, p, code, around, delta);
+        self.update_square::<D, 5, N, SHIFT, REACH>(table, p, code, around, delta);
+    }
+
+    /// The square `K` steps before `p` on line `D` (so `p` is `K` steps after it): its key, and
+    /// within reach its shapes, combination, threats and value. Occupied squares are refreshed
+    /// too (their state is not used until they are emptied, which recomputes it): that costs
+    /// less than the mispredicted branches of skipping them. Only empty ones count in the totals
+    /// and threat sets. (`around` is `p`'s key on line `D`.)
+    #[inline(always)]
+    fn update_square<
+        const D: usize,
+        const K: isize,
+        const N: usize,
+        const SHIFT: u32,
+        const REACH: isize,
+    >(
+        &mut self,
+        table: &[u16; N],
+        p: Pos,
+        code: u32,
+        around: u32,
+        delta: &mut u64,
+    ) {
+        let q = p.step(DIRS[D], -K);
+        let shift = 2 * slot(K);
+        let s = &mut self.sq[q.idx()];
+        let key = (s.keys[D] & !(3 << shift)) | (code << shift);
+        s.keys[D] = key;
+        if K.abs() > REACH {
+            return;
+        }
+        let empty = (around >> (2 * slot(-K))) & 3 == 0;
+        let new = table[(key >> SHIFT) as usize & (N - 1)];
+        let old = std::mem::replace(&mut s.shapes[D], new);
+        let change =
+            PAIR_ENTRIES[new as usize & 0xFF].wrapping_sub(PAIR_ENTRIES[old as usize & 0xFF]);
+        let classes = s.classes.wrapping_add(entry_classes(change)) & CLASSES_MASK;
+        s.classes = classes;
+        let threats =
+            THREAT_OF[lane(classes, 0)] as u16 | (THREAT_OF[lane(classes, 1)] as u16) << 8;
+        *delta = delta.wrapping_add(change & (empty as u64).wrapping_neg());
+        if (threats != u16::from_le_bytes(s.threat)) & empty {
+            self.change_threats(q, threats.to_le_bytes());
+        }
+    }
+
+    /// The empty square `q`'s threat classes became `threats` (black's, white's): updates the
+    /// counts, sets and value totals.
+    #[cold]
+    #[inline(never)]
+    fn change_threats(&mut self, q: Pos, threats: [u8; 2]) {
+        for (c, &t) in threats.iter().enumerate() {
+            let s = &mut self.sq[q.idx()];
+            let old = s.threat[c];
+            if t != old {
+                s.threat[c] = t;
+                self.counts[c][old as usize] -= 1;
+                self.counts[c][t as usize] += 1;
+                self.totals[c] += THREAT_BONUS[t as usize] - THREAT_BONUS[old as usize];
+                Self::mark(&mut self.sets, c, old, q, false);
+                Self::mark(&mut self.sets, c, t, q, true);
+            }
         }
     }
 
@@ -523,52 +614,28 @@ impl Board {
         }
     }
 
+    /// Recomputes line `d`'s shapes of `q` from its key (threat and value left to the caller).
     #[inline]
     fn set_shapes(&mut self, q: Pos, d: usize) {
-        let key = self.sq[q.idx()].keys[d];
-        let new = self.tables.shapes(key);
-        self.write_shapes(q, d, new);
-    }
-
-    #[inline]
-    fn write_shapes(&mut self, q: Pos, d: usize, new: [Shape; 2]) {
-        const WEIGHT: [u16; 4] = [1000, 100, 10, 1];
         let s = &mut self.sq[q.idx()];
-        for c in 0..2 {
-            let old = std::mem::replace(&mut s.shapes[c][d], new[c]);
-            s.combo[c] =
-                s.combo[c] + new[c].code() as u16 * WEIGHT[d] - old.code() as u16 * WEIGHT[d];
-        }
+        let new = self.tables.pair(s.keys[d]);
+        let old = std::mem::replace(&mut s.shapes[d], new);
+        let change =
+            PAIR_ENTRIES[new as usize & 0xFF].wrapping_sub(PAIR_ENTRIES[old as usize & 0xFF]);
+        s.classes = s.classes.wrapping_add(entry_classes(change)) & CLASSES_MASK;
     }
 
-    /// Recomputes line `d` of the empty square `q` and, if its shapes changed, its threat and
-    /// value. Returns the change of each colour's value total (summed by the caller, which keeps
-    /// the totals out of a chain of memory updates).
+    /// Shape value of the empty square `q` for colour `c`: its lines' pattern values and its
+    /// threat's bonus.
     #[inline]
-    fn refresh_line(&mut self, q: Pos, d: usize) -> [i32; 2] {
+    fn square_value(&self, q: Pos, c: usize) -> i32 {
         let s = &self.sq[q.idx()];
-        let key = s.keys[d];
-        let new = self.tables.shapes(key);
-        if new[0] == s.shapes[0][d] && new[1] == s.shapes[1][d] {
-            return [0, 0];
-        }
-        self.write_shapes(q, d, new);
-        let s = &mut self.sq[q.idx()];
-        let mut delta = [0; 2];
-        for c in 0..2 {
-            let (t, v) = unpack_combo(self.combos[s.combo[c] as usize]);
-            let old = s.threat[c];
-            if t != old {
-                self.counts[c][old as usize] -= 1;
-                self.counts[c][t as usize] += 1;
-                s.threat[c] = t;
-                Self::mark(&mut self.sets, c, old, q, false);
-                Self::mark(&mut self.sets, c, t, q, true);
-            }
-            delta[c] = v - s.value[c];
-            s.value[c] = v;
-        }
-        delta
+        let lines: i32 = s
+            .shapes
+            .iter()
+            .map(|&pair| PATTERN_VALUE[Shape::of_pair(pair, c).code() as usize])
+            .sum();
+        lines + THREAT_BONUS[s.threat[c] as usize]
     }
 
     /// Removes the empty square `q`'s threat and value from the totals.
@@ -577,7 +644,7 @@ impl Board {
         let s = self.sq[q.idx()];
         for c in 0..2 {
             self.counts[c][s.threat[c] as usize] -= 1;
-            self.totals[c] -= s.value[c];
+            self.totals[c] -= self.square_value(q, c);
             Self::mark(&mut self.sets, c, s.threat[c], q, false);
         }
     }
@@ -619,11 +686,11 @@ impl Board {
     /// Computes the empty square `q`'s threat and value from its shapes and adds them to the totals.
     #[inline]
     fn learn(&mut self, q: Pos) {
-        let s = &mut self.sq[q.idx()];
         for c in 0..2 {
-            let (t, v) = unpack_combo(self.combos[s.combo[c] as usize]);
+            let s = &mut self.sq[q.idx()];
+            let t = THREAT_OF[lane(s.classes, c)];
             s.threat[c] = t;
-            s.value[c] = v;
+            let v = self.square_value(q, c);
             self.counts[c][t as usize] += 1;
             self.totals[c] += v;
             Self::mark(&mut self.sets, c, t, q, true);
@@ -687,6 +754,7 @@ impl Board {
                 assert_eq!(a.near, b.near, "near count drifted at {q:?}");
                 if self.is_empty(q) {
                     assert_eq!(a.shapes, b.shapes, "shapes drifted at {q:?}");
+                    assert_eq!(a.classes, b.classes, "line classes drifted at {q:?}");
                     assert_eq!(a.threat, b.threat, "threat drifted at {q:?}");
                 }
             }
@@ -704,40 +772,111 @@ fn bounding_box(it: impl Iterator<Item = Pos>) -> Option<(u8, u8, u8, u8)> {
     })
 }
 
-/// Bits of a combination's value in its packed table entry (the threat class takes the rest).
-const COMBO_VALUE_BITS: u32 = 13;
+/// The class of each pattern for the threat it makes together with the other lines, as its
+/// weight in a mixed-radix count of the four lines (base 5: up to four lines in each class):
+/// dead, low (ones, twos, blocked threes), open three, four, open four, five.
+const CLASS_WEIGHT: [u32; 10] = [0, 1, 1, 1, 1, 1, 5, 25, 125, 625];
 
-/// Threat class and value of a packed combination.
+/// Entries of the threat table: a power of two above the 5^5 class counts, so that a masked
+/// index needs no bounds check.
+const THREAT_TABLE_SIZE: usize = 1 << 12;
+
+/// The threat class for every count of the four lines' classes (index: the sum of their
+/// `CLASS_WEIGHT`s). 4 KiB: it stays in the L1 cache.
+static THREAT_OF: [u8; THREAT_TABLE_SIZE] = {
+    let mut table = [0u8; THREAT_TABLE_SIZE];
+    let mut i = 0;
+    while i < 3125 {
+        let (low, f3, b4, f4, five) = (i % 5, i / 5 % 5, i / 25 % 5, i / 125 % 5, i / 625);
+        if low + f3 + b4 + f4 + five <= 4 {
+            // As `Threat::classify` (a test checks every combination of patterns).
+            let t = if five > 0 {
+                Threat::Five
+            } else if f4 > 0 || b4 >= 2 {
+                Threat::OpenFour
+            } else if b4 == 1 && f3 >= 1 {
+                Threat::FourThree
+            } else if f3 >= 2 {
+                Threat::DoubleThree
+            } else if b4 == 1 {
+                Threat::Block4
+            } else if f3 == 1 {
+                Threat::Flex3
+            } else if low > 0 {
+                Threat::Low
+            } else {
+                Threat::None
+            };
+            table[i] = t as u8;
+        }
+        i += 1;
+    }
+    table
+};
+
+/// Bits of one colour's lane in a `PAIR_ENTRIES` entry's value part (a square's `classes` uses
+/// 12-bit lanes: 3125 class counts).
+const VALUE_LANE: u32 = 20;
+/// Where the class part of a `PAIR_ENTRIES` entry starts.
+const CLASS_PART: u32 = 2 * VALUE_LANE;
+/// The bits of a square's `classes`.
+const CLASSES_MASK: u32 = (1 << 24) - 1;
+
+/// For a packed shape pair's patterns (its low byte: black's pattern, then white's), in one
+/// word: both colours' `PATTERN_VALUE`s (black's in bits 0-19, white's in bits 20-39) and their
+/// `CLASS_WEIGHT`s (black's in bits 40-51, white's in bits 52-63). The difference of the new and
+/// the old pair's entries (wrapping) is, as an exact integer, the sum of each lane's change
+/// times its place: the class part of a square's `classes` moves by `entry_classes` of it, and
+/// the differences summed over one move decode into each colour's value change
+/// (`value_changes`). Every such sum stays well inside its lane.
+static PAIR_ENTRIES: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut i = 0;
+    while i < 256 {
+        let (b, w) = (i & 15, i >> 4);
+        if b < 10 && w < 10 {
+            table[i] = PATTERN_VALUE[b] as u64
+                | (PATTERN_VALUE[w] as u64) << VALUE_LANE
+                | (CLASS_WEIGHT[b] as u64) << CLASS_PART
+                | (CLASS_WEIGHT[w] as u64) << (CLASS_PART + 12);
+        }
+        i += 1;
+    }
+    table
+};
+
+/// The change of a square's `classes` (to add, wrapping, and mask) in the difference of two
+/// `PAIR_ENTRIES` entries. The value part of a difference is above -2^39, so a bias of 2^39
+/// keeps it from borrowing from the class part.
 #[inline]
-fn unpack_combo(packed: u16) -> (u8, i32) {
-    (
-        (packed >> COMBO_VALUE_BITS) as u8,
-        (packed & ((1 << COMBO_VALUE_BITS) - 1)) as i32,
-    )
+fn entry_classes(change: u64) -> u32 {
+    (change.wrapping_add(1 << (CLASS_PART - 1)) >> CLASS_PART) as u32
 }
 
-/// Threat class and value of every combination of four line patterns (index: the four patterns
-/// as decimal digits).
-fn combos() -> &'static [u16] {
-    use std::sync::OnceLock;
-    // Packed as threat << 13 | value in 16 bits: 20 KB, small enough for the L1 cache, which
-    // make/undo hits about sixty times per move.
-    static COMBOS: OnceLock<Box<[u16]>> = OnceLock::new();
-    COMBOS.get_or_init(|| {
-        (0..10_000)
-            .map(|i: usize| {
-                let pats = [i / 1000, i / 100 % 10, i / 10 % 10, i % 10].map(|d| Pattern::ALL[d]);
-                let t = Threat::classify(pats);
-                let v = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i32>()
-                    + THREAT_BONUS[t as usize];
-                assert!(
-                    (0..1 << COMBO_VALUE_BITS).contains(&v),
-                    "shape value {v} does not fit the combination table"
-                );
-                (t as u16) << COMBO_VALUE_BITS | v as u16
-            })
-            .collect()
-    })
+/// Black's and white's value changes in a sum of differences of `PAIR_ENTRIES` entries.
+#[inline]
+fn value_changes(sum: u64) -> [i32; 2] {
+    // The value part as a signed 40-bit number, then its signed 20-bit low lane.
+    let values = ((sum << (64 - CLASS_PART)) as i64) >> (64 - CLASS_PART);
+    let black = (values << (64 - VALUE_LANE)) >> (64 - VALUE_LANE);
+    let white = (values - black) >> VALUE_LANE;
+    [black as i32, white as i32]
+}
+
+// Forty lines change in one move: their value changes must fit a signed 20-bit lane.
+const _: () = {
+    let mut i = 0;
+    while i < PATTERN_VALUE.len() {
+        assert!(0 <= PATTERN_VALUE[i] && PATTERN_VALUE[i] < 10_000);
+        i += 1;
+    }
+    assert!(40 * 10_000 < 1 << (VALUE_LANE - 1));
+};
+
+/// Colour `c`'s threat table index (0 black, 1 white) from a square's packed `classes`.
+#[inline]
+fn lane(classes: u32, c: usize) -> usize {
+    (classes >> (12 * c)) as usize & (THREAT_TABLE_SIZE - 1)
 }
 
 const THREATS: [Threat; Threat::COUNT] = [
@@ -754,5 +893,23 @@ const THREATS: [Threat; Threat::COUNT] = [
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", crate::notation::to_ascii(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The class counts and their threat table give every combination of four patterns the
+    /// threat `Threat::classify` gives it and the value the pattern values and bonus add up to.
+    #[test]
+    fn threat_table_matches_classify() {
+        for i in 0..10_000usize {
+            let digits = [i / 1000, i / 100 % 10, i / 10 % 10, i % 10];
+            let pats = digits.map(|d| Pattern::ALL[d]);
+            let t = Threat::classify(pats);
+            let index: u32 = digits.iter().map(|&d| CLASS_WEIGHT[d]).sum();
+            assert_eq!(THREAT_OF[index as usize], t as u8, "{pats:?}");
+        }
     }
 }
