@@ -129,8 +129,6 @@ struct SquareState {
     classes: u32,
     /// Threat class per colour (kept for empty squares).
     threat: [u8; 2],
-    /// Stones within two squares (Chebyshev distance), for candidate moves.
-    near: u8,
 }
 
 const _: () = assert!(std::mem::size_of::<SquareState>() == 32);
@@ -145,6 +143,10 @@ pub struct Board {
     rule: Rule,
     tables: &'static ShapeTables,
     sq: Box<[SquareState; AREA]>,
+    /// Per square, the stones within two squares (Chebyshev distance), for candidate moves.
+    /// Eight bytes longer than the squares, so that a row of five is one `u64` (see
+    /// `adjust_near`).
+    near: Box<[u8; AREA + 8]>,
     counts: [[u16; Threat::COUNT]; 2],
     /// The empty squares of each threat class from `Threat::Flex3` up, per colour, as bit sets.
     sets: Box<ThreatSets>,
@@ -203,6 +205,7 @@ impl Board {
             rule,
             tables: tables(rule),
             sq: Box::new([SquareState::default(); AREA]),
+            near: Box::new([0; AREA + 8]),
             counts: [[0; Threat::COUNT]; 2],
             sets: Box::new([[[0; AREA / 64]; Threat::COUNT]; 2]),
             totals: [0; 2],
@@ -322,7 +325,7 @@ impl Board {
     /// Shape value of the empty square `p` for `color`.
     #[inline]
     pub fn value(&self, color: Color, p: Pos) -> i32 {
-        self.square_value(p, color.idx())
+        self.square_values(p)[color.idx()]
     }
     /// Sum of the shape values of all empty squares for `color`.
     #[inline]
@@ -337,7 +340,7 @@ impl Board {
     /// Empty squares within two of a stone (where moves worth searching are).
     #[inline]
     pub fn is_near(&self, p: Pos) -> bool {
-        self.sq[p.idx()].near > 0
+        self.near[p.idx()] > 0
     }
 
     /// Empty squares within two of a stone, row by row (none on an empty board).
@@ -467,9 +470,9 @@ impl Board {
         self.hash ^= zkey(c, p);
         self.grid.set(p, c);
         self.forget(p);
-        self.update_lines(p, code(c));
+        self.update_lines::<true>(p, code(c));
         if c != Cell::Wall {
-            self.adjust_near(p, 1);
+            self.adjust_near(p, true);
         }
     }
 
@@ -477,175 +480,71 @@ impl Board {
         let c = self.grid.get(p);
         self.hash ^= zkey(c, p);
         self.grid.set(p, Cell::Empty);
-        self.update_lines(p, code(Cell::Empty));
-        for d in 0..4 {
-            self.set_shapes(p, d);
-        }
+        self.update_lines::<false>(p, code(Cell::Empty));
+        self.refresh_square(p);
         self.learn(p);
         if c != Cell::Wall {
-            self.adjust_near(p, -1);
+            self.adjust_near(p, false);
         }
     }
 
-    /// Writes `code` (a stone, a wall, or empty) into the line keys of the squares around `p`
-    /// and refreshes their shapes, threats and values.
+    /// Writes `code` (a stone, a wall, or empty: `PLACE` false) into the line keys of the
+    /// squares around `p` and refreshes their shapes, threats and values.
     #[inline]
-    fn update_lines(&mut self, p: Pos, code: u32) {
+    fn update_lines<const PLACE: bool>(&mut self, p: Pos, code: u32) {
         let tables = self.tables;
-        let delta = match tables.table() {
-            PairTable::Compact(t) => self.update_lines_with::<COMPACT_SPACE, 2, 4>(t, p, code),
-            PairTable::Full(t) => self.update_lines_with::<KEY_SPACE, 0, 5>(t, p, code),
-        };
-        self.totals[0] += delta[0];
-        self.totals[1] += delta[1];
-    }
-
-    /// `update_lines` for a table of `N` entries indexed by the key shifted right by `SHIFT`,
-    /// whose shapes change up to `REACH` squares away. Returns the change of each colour's
-    /// value total.
-    #[inline(always)]
-    fn update_lines_with<const N: usize, const SHIFT: u32, const REACH: isize>(
-        &mut self,
-        table: &[u16; N],
-        p: Pos,
-        code: u32,
-    ) -> [i32; 2] {
-        // The sum of the entry differences of `PAIR_ENTRIES` of the empty squares.
-        let mut delta = 0u64;
-        self.update_line::<0, N, SHIFT, REACH>(table, p, code, &mut delta);
-        self.update_line::<1, N, SHIFT, REACH>(table, p, code, &mut delta);
-        self.update_line::<2, N, SHIFT, REACH>(table, p, code, &mut delta);
-        self.update_line::<3, N, SHIFT, REACH>(table, p, code, &mut delta);
-        value_changes(delta)
-    }
-
-    /// One direction of `update_lines_with`: the ten squares within five steps of `p`.
-    #[inline(always)]
-    fn update_line<const D: usize, const N: usize, const SHIFT: u32, const REACH: isize>(
-        &mut self,
-        table: &[u16; N],
-        p: Pos,
-        code: u32,
-        delta: &mut u64,
-    ) {
-        // The squares along the line as `p` sees them (its own keys never change here).
-        let around = self.sq[p.idx()].keys[D];
-        self.update_square::<D, -5, N, SHIFT, REACH>(table, p, code, around, delta);
-        self.update_square::<D, -4, N, SHIFT, REACH>(table, p, code, around, delta);
-        self.update_square::<D, -3, N, SHIFT, REACH>(table, p, code, around, delta);
-        self.update_square::<D, -2, N, SHIFT, REACH>(table, p, code, around, delta);
-        self.update_square::<D, -1, N, SHIFT, REACH>(table, p, code, around, delta);
-        self.update_square::<D, 1, N, SHIFT, REACH>(table, p, code, around, delta);
-        self.update_square::<D, 2, N, SHIFT, REACH>(table, p, code, around, delta);
-        self.update_square::<D, 3, N, SHIFT, REACH>(table, p, code, around, delta);
-        self.update_square::<D, 4, N, SHIFT, REACH>(table, p, code, around, delta);
-        self.update_square::<D, 5, N, SHIFT, REACH>(table, p, code, around, delta);
-    }
-
-    /// The square `K` steps before `p` on line `D` (so `p` is `K` steps after it): its key, and
-    /// within reach its shapes, combination, threats and value. Occupied squares are refreshed
-    /// too (their state is not used until they are emptied, which recomputes it): that costs
-    /// less than the mispredicted branches of skipping them. Only empty ones count in the totals
-    /// and threat sets. (`around` is `p`'s key on line `D`.)
-    #[inline(always)]
-    fn update_square<
-        const D: usize,
-        const K: isize,
-        const N: usize,
-        const SHIFT: u32,
-        const REACH: isize,
-    >(
-        &mut self,
-        table: &[u16; N],
-        p: Pos,
-        code: u32,
-        around: u32,
-        delta: &mut u64,
-    ) {
-        let q = p.step(DIRS[D], -K);
-        let shift = 2 * slot(K);
-        let s = &mut self.sq[q.idx()];
-        let key = (s.keys[D] & !(3 << shift)) | (code << shift);
-        s.keys[D] = key;
-        if K.abs() > REACH {
-            return;
-        }
-        let empty = (around >> (2 * slot(-K))) & 3 == 0;
-        let new = table[(key >> SHIFT) as usize & (N - 1)];
-        let old = std::mem::replace(&mut s.shapes[D], new);
-        let change =
-            PAIR_ENTRIES[new as usize & 0xFF].wrapping_sub(PAIR_ENTRIES[old as usize & 0xFF]);
-        let classes = s.classes.wrapping_add(entry_classes(change)) & CLASSES_MASK;
-        s.classes = classes;
-        let threats =
-            THREAT_OF[lane(classes, 0)] as u16 | (THREAT_OF[lane(classes, 1)] as u16) << 8;
-        *delta = delta.wrapping_add(change & (empty as u64).wrapping_neg());
-        if (threats != u16::from_le_bytes(s.threat)) & empty {
-            self.change_threats(q, threats.to_le_bytes());
-        }
-    }
-
-    /// The empty square `q`'s threat classes became `threats` (black's, white's): updates the
-    /// counts, sets and value totals.
-    #[cold]
-    #[inline(never)]
-    fn change_threats(&mut self, q: Pos, threats: [u8; 2]) {
-        for (c, &t) in threats.iter().enumerate() {
-            let s = &mut self.sq[q.idx()];
-            let old = s.threat[c];
-            if t != old {
-                s.threat[c] = t;
-                self.counts[c][old as usize] -= 1;
-                self.counts[c][t as usize] += 1;
-                self.totals[c] += THREAT_BONUS[t as usize] - THREAT_BONUS[old as usize];
-                Self::mark(&mut self.sets, c, old, q, false);
-                Self::mark(&mut self.sets, c, t, q, true);
+        // The reach is `ShapeTables::reach` of each kind of table.
+        match tables.table() {
+            PairTable::Compact(t) => {
+                LineUpdate::<COMPACT_SPACE, 2, 4, PLACE>::new(self, t, p, code).run()
             }
+            PairTable::Full(t) => LineUpdate::<KEY_SPACE, 0, 5, PLACE>::new(self, t, p, code).run(),
         }
     }
 
-    fn adjust_near(&mut self, p: Pos, delta: i8) {
+    /// Counts a stone on `p` in the near counts of the squares around it (`add`) or takes it
+    /// out.
+    #[inline]
+    fn adjust_near(&mut self, p: Pos, add: bool) {
+        // One add per row of five: a count never passes 25 or goes below 0, so no byte carries
+        // into the next.
+        const ROW: u64 = 0x01_0101_0101;
         for dy in -2isize..=2 {
-            for dx in -2isize..=2 {
-                let q = Pos((p.0 as isize + dy * STRIDE as isize + dx) as u16);
-                let n = &mut self.sq[q.idx()].near;
-                *n = (*n as i8 + delta) as u8;
-            }
+            let i = (p.0 as isize + dy * STRIDE as isize - 2) as usize & (AREA - 1);
+            let row: &mut [u8; 8] = (&mut self.near[i..i + 8]).try_into().unwrap();
+            let counts = u64::from_le_bytes(*row);
+            *row = if add { counts + ROW } else { counts - ROW }.to_le_bytes();
         }
     }
 
-    /// Recomputes line `d`'s shapes of `q` from its key (threat and value left to the caller).
+    /// Recomputes the square `q`'s shapes and line classes from its keys (its threats and
+    /// value are left to the caller).
     #[inline]
-    fn set_shapes(&mut self, q: Pos, d: usize) {
+    fn refresh_square(&mut self, q: Pos) {
         let s = &mut self.sq[q.idx()];
-        let new = self.tables.pair(s.keys[d]);
-        let old = std::mem::replace(&mut s.shapes[d], new);
-        let change =
-            PAIR_ENTRIES[new as usize & 0xFF].wrapping_sub(PAIR_ENTRIES[old as usize & 0xFF]);
-        s.classes = s.classes.wrapping_add(entry_classes(change)) & CLASSES_MASK;
+        s.shapes = self.tables.pairs(s.keys);
+        s.classes = (entry_sum(s.shapes) >> CLASS_PART) as u32;
     }
 
-    /// Shape value of the empty square `q` for colour `c`: its lines' pattern values and its
-    /// threat's bonus.
+    /// Shape values of the empty square `q` for black and white: its lines' pattern values and
+    /// its threats' bonuses.
     #[inline]
-    fn square_value(&self, q: Pos, c: usize) -> i32 {
+    fn square_values(&self, q: Pos) -> [i32; 2] {
         let s = &self.sq[q.idx()];
-        let lines: i32 = s
-            .shapes
-            .iter()
-            .map(|&pair| PATTERN_VALUE[Shape::of_pair(pair, c).code() as usize])
-            .sum();
-        lines + THREAT_BONUS[s.threat[c] as usize]
+        let sum = entry_sum(s.shapes);
+        let lines = [sum, sum >> VALUE_LANE].map(|v| (v & ((1 << VALUE_LANE) - 1)) as i32);
+        [0, 1].map(|c| lines[c] + THREAT_BONUS[s.threat[c] as usize])
     }
 
     /// Removes the empty square `q`'s threat and value from the totals.
     #[inline]
     fn forget(&mut self, q: Pos) {
-        let s = self.sq[q.idx()];
+        let threats = self.sq[q.idx()].threat;
+        let values = self.square_values(q);
         for c in 0..2 {
-            self.counts[c][s.threat[c] as usize] -= 1;
-            self.totals[c] -= self.square_value(q, c);
-            Self::mark(&mut self.sets, c, s.threat[c], q, false);
+            self.counts[c][threats[c] as usize] -= 1;
+            self.totals[c] -= values[c];
+            Self::mark(&mut self.sets, c, threats[c], q, false);
         }
     }
 
@@ -686,20 +585,21 @@ impl Board {
     /// Computes the empty square `q`'s threat and value from its shapes and adds them to the totals.
     #[inline]
     fn learn(&mut self, q: Pos) {
+        let s = &mut self.sq[q.idx()];
+        let threats = [0, 1].map(|c| THREAT_OF[lane(s.classes, c)]);
+        s.threat = threats;
+        let values = self.square_values(q);
         for c in 0..2 {
-            let s = &mut self.sq[q.idx()];
-            let t = THREAT_OF[lane(s.classes, c)];
-            s.threat[c] = t;
-            let v = self.square_value(q, c);
-            self.counts[c][t as usize] += 1;
-            self.totals[c] += v;
-            Self::mark(&mut self.sets, c, t, q, true);
+            self.counts[c][threats[c] as usize] += 1;
+            self.totals[c] += values[c];
+            Self::mark(&mut self.sets, c, threats[c], q, true);
         }
     }
 
     /// Recomputes all incremental state from the squares.
     fn rebuild(&mut self) {
         self.sq.iter_mut().for_each(|s| *s = SquareState::default());
+        *self.near = [0; AREA + 8];
         self.counts = [[0; Threat::COUNT]; 2];
         *self.sets = [[[0; AREA / 64]; Threat::COUNT]; 2];
         self.totals = [0; 2];
@@ -724,13 +624,11 @@ impl Board {
             let c = self.grid.get(q);
             self.hash ^= zkey(c, q);
             if matches!(c, Cell::Black | Cell::White) {
-                self.adjust_near(q, 1);
+                self.adjust_near(q, true);
             }
         }
         for &q in &squares {
-            for d in 0..4 {
-                self.set_shapes(q, d);
-            }
+            self.refresh_square(q);
             if self.grid.get(q) == Cell::Empty {
                 // Counted as if it had been forgotten: learn adds it.
                 self.learn(q);
@@ -751,7 +649,8 @@ impl Board {
             for q in self.grid.squares() {
                 let (a, b) = (&fresh.sq[q.idx()], &self.sq[q.idx()]);
                 assert_eq!(a.keys, b.keys, "line keys drifted at {q:?}");
-                assert_eq!(a.near, b.near, "near count drifted at {q:?}");
+                let near = (fresh.near[q.idx()], self.near[q.idx()]);
+                assert_eq!(near.0, near.1, "near count drifted at {q:?}");
                 if self.is_empty(q) {
                     assert_eq!(a.shapes, b.shapes, "shapes drifted at {q:?}");
                     assert_eq!(a.classes, b.classes, "line classes drifted at {q:?}");
@@ -770,6 +669,138 @@ fn bounding_box(it: impl Iterator<Item = Pos>) -> Option<(u8, u8, u8, u8)> {
             Some((x0, y0, x1, y1)) => (x0.min(x), y0.min(y), x1.max(x), y1.max(y)),
         })
     })
+}
+
+/// One stone's update of the squares around it (`Board::update_lines`), with a shape table of
+/// `N` entries indexed by the key shifted right by `SHIFT`, whose shapes change up to `REACH`
+/// squares away; `PLACE` when the stone is placed, not removed. Holds the parts of the board it
+/// changes, so that they stay in registers.
+struct LineUpdate<'a, const N: usize, const SHIFT: u32, const REACH: isize, const PLACE: bool> {
+    sq: &'a mut [SquareState; AREA],
+    counts: &'a mut [[u16; Threat::COUNT]; 2],
+    sets: &'a mut ThreatSets,
+    totals: &'a mut [i32; 2],
+    table: &'a [u16; N],
+    p: Pos,
+    code: u32,
+    /// The sum of the `PAIR_ENTRIES` differences of the empty squares.
+    delta: u64,
+}
+
+impl<'a, const N: usize, const SHIFT: u32, const REACH: isize, const PLACE: bool>
+    LineUpdate<'a, N, SHIFT, REACH, PLACE>
+{
+    #[inline(always)]
+    fn new(board: &'a mut Board, table: &'a [u16; N], p: Pos, code: u32) -> Self {
+        LineUpdate {
+            sq: &mut board.sq,
+            counts: &mut board.counts,
+            sets: &mut board.sets,
+            totals: &mut board.totals,
+            table,
+            p,
+            code,
+            delta: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn run(mut self) {
+        self.line::<0>();
+        self.line::<1>();
+        self.line::<2>();
+        self.line::<3>();
+        let [black, white] = value_changes(self.delta);
+        self.totals[0] += black;
+        self.totals[1] += white;
+    }
+
+    /// The ten squares within five steps of `p` on line `D`.
+    #[inline(always)]
+    fn line<const D: usize>(&mut self) {
+        // The squares along the line as `p` sees them (its own keys never change here).
+        let around = self.sq[self.p.idx()].keys[D];
+        self.square::<D, -5>(around);
+        self.square::<D, -4>(around);
+        self.square::<D, -3>(around);
+        self.square::<D, -2>(around);
+        self.square::<D, -1>(around);
+        self.square::<D, 1>(around);
+        self.square::<D, 2>(around);
+        self.square::<D, 3>(around);
+        self.square::<D, 4>(around);
+        self.square::<D, 5>(around);
+    }
+
+    /// The square `K` steps before `p` on line `D` (so `p` is `K` steps after it): its key, and
+    /// within reach its shapes, line classes and threats. Occupied squares are refreshed too
+    /// (their state is not used until they are emptied, which recomputes it): that costs less
+    /// than the mispredicted branches of skipping them. Only empty ones count in the value
+    /// change and the threats. (`around` is `p`'s key on line `D`.)
+    #[inline(always)]
+    fn square<const D: usize, const K: isize>(&mut self, around: u32) {
+        let q = self.p.step(DIRS[D], -K);
+        let shift = 2 * slot(K);
+        let s = &mut self.sq[q.idx()];
+        // Placing, the square's slot is empty; removing, `code` is empty.
+        let key = if PLACE {
+            s.keys[D] | (self.code << shift)
+        } else {
+            s.keys[D] & !(3 << shift)
+        };
+        s.keys[D] = key;
+        if K.abs() > REACH {
+            return;
+        }
+        let empty = (around >> (2 * slot(-K))) & 3 == 0;
+        let new = self.table[(key >> SHIFT) as usize & (N - 1)];
+        let old = std::mem::replace(&mut s.shapes[D], new);
+        let change =
+            PAIR_ENTRIES[new as usize & 0xFF].wrapping_sub(PAIR_ENTRIES[old as usize & 0xFF]);
+        let classes = s.classes.wrapping_add(entry_classes(change)) & CLASSES_MASK;
+        s.classes = classes;
+        let threats =
+            THREAT_OF[lane(classes, 0)] as u16 | (THREAT_OF[lane(classes, 1)] as u16) << 8;
+        self.delta = self
+            .delta
+            .wrapping_add(change & (empty as u64).wrapping_neg());
+        if (threats != u16::from_le_bytes(s.threat)) & empty {
+            change_threats(
+                self.sq,
+                self.counts,
+                self.sets,
+                self.totals,
+                q,
+                threats.to_le_bytes(),
+            );
+        }
+    }
+}
+
+/// The empty square `q`'s threat classes became `threats` (black's, white's): updates them and
+/// the counts, sets and value totals.
+#[cold]
+#[inline(never)]
+fn change_threats(
+    sq: &mut [SquareState; AREA],
+    counts: &mut [[u16; Threat::COUNT]; 2],
+    sets: &mut ThreatSets,
+    totals: &mut [i32; 2],
+    q: Pos,
+    threats: [u8; 2],
+) {
+    for (c, &t) in threats.iter().enumerate() {
+        let s = &mut sq[q.idx()];
+        let old = s.threat[c];
+        if t != old {
+            s.threat[c] = t;
+            counts[c][old as usize] -= 1;
+            counts[c][t as usize] += 1;
+            totals[c] += THREAT_BONUS[t as usize] - THREAT_BONUS[old as usize];
+            Board::mark(sets, c, old, q, false);
+            Board::mark(sets, c, t, q, true);
+        }
+    }
 }
 
 /// The class of each pattern for the threat it makes together with the other lines, as its
@@ -872,6 +903,16 @@ const _: () = {
     }
     assert!(40 * 10_000 < 1 << (VALUE_LANE - 1));
 };
+
+/// The sum of the `PAIR_ENTRIES` of a square's four shape pairs: both colours' pattern values
+/// and line classes (no lane overflows: four lines).
+#[inline]
+fn entry_sum(shapes: [u16; 4]) -> u64 {
+    shapes
+        .iter()
+        .map(|&pair| PAIR_ENTRIES[pair as usize & 0xFF])
+        .sum()
+}
 
 /// Colour `c`'s threat table index (0 black, 1 white) from a square's packed `classes`.
 #[inline]

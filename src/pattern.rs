@@ -218,6 +218,14 @@ impl ShapeTables {
             PairTable::Full(t) => t[(key as usize) & (KEY_SPACE - 1)],
         }
     }
+    /// `pair` of four keys (one square's four lines).
+    #[inline]
+    pub fn pairs(&self, keys: [u32; 4]) -> [u16; 4] {
+        match &self.table {
+            PairTable::Compact(t) => keys.map(|k| t[((k >> INNER_SHIFT) & INNER_MASK) as usize]),
+            PairTable::Full(t) => keys.map(|k| t[(k as usize) & (KEY_SPACE - 1)]),
+        }
+    }
     /// Black's and white's shapes on a line with this key.
     #[inline]
     pub fn shapes(&self, key: u32) -> [Shape; 2] {
