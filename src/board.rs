@@ -5,7 +5,9 @@
 //! class (so "can the opponent make five?" is one lookup). Debug builds check all of it against a
 //! recomputation after every change.
 
-use crate::pattern::{code, slot, Pattern, Shape, ShapeTables};
+use crate::pattern::{
+    code, slot, PairTable, Pattern, Shape, ShapeTables, COMPACT_SPACE, KEY_SPACE,
+};
 use crate::rules::{Grid, Rule};
 use crate::types::{Cell, Color, Pos, AREA, DIRS, MAX_SIDE, MIN_SIDE, STRIDE};
 use std::fmt;
@@ -36,6 +38,9 @@ impl Threat {
     /// Number of threat classes.
     pub const COUNT: usize = 8;
 
+    /// The threat four line patterns make together: the definition `THREAT_OF` implements
+    /// (a test checks that they agree).
+    #[cfg(test)]
     fn classify(p: [Pattern; 4]) -> Threat {
         let n = |x: Pattern| p.iter().filter(|&&q| q == x).count();
         let (f4, b4, f3) = (n(Pattern::Flex4), n(Pattern::Block4), n(Pattern::Flex3));
@@ -63,8 +68,8 @@ impl Threat {
 /// are fitted by `pbrain-pentad tune` (tools/tune.sh: a Texel fit to the results of 1,200
 /// freestyle 15x15 self-play games); against the hand-set values they replaced
 /// ([0, 1, 3, 4, 12, 14, 45, 50, 200, 1000] and [0, 0, 0, 0, 60, 150, 300, 1000]) they scored
-/// 72-26-2 in 100 games at 200 ms a move. The values must stay below 8192 per square (the
-/// combination table packs them in 13 bits).
+/// 72-26-2 in 100 games at 200 ms a move. The pattern values must stay below 10,000 (the
+/// make/undo update sums their changes in 20-bit lanes, see `PAIR_ENTRIES`).
 pub const PATTERN_VALUE: [i32; 10] = [0, 1, 0, 4, 18, 25, 76, 129, 284, 1000];
 
 /// Extra value of a square whose lines combine into a strong threat.
@@ -110,22 +115,23 @@ fn zkey(c: Cell, p: Pos) -> u64 {
     }
 }
 
-/// Per-square incremental state.
+/// Per-square incremental state: 32 bytes, half a cache line.
 #[derive(Clone, Copy, Default)]
+#[repr(align(32))]
 struct SquareState {
     /// Line keys, one per direction.
     keys: [u32; 4],
-    /// Shapes per colour and direction.
-    shapes: [[Shape; 4]; 2],
-    /// Threat class per colour.
+    /// Black's and white's shapes per direction, packed as in `ShapeTables`, so one load or
+    /// store serves both colours.
+    shapes: [u16; 4],
+    /// Per colour (black's in bits 0-11, white's in bits 12-23), how many of the four lines fall
+    /// in each class of pattern, as the index of the threat table (see `CLASS_WEIGHT`).
+    classes: u32,
+    /// Threat class per colour (kept for empty squares).
     threat: [u8; 2],
-    /// Shape value per colour.
-    value: [i32; 2],
-    /// Stones within two squares (Chebyshev distance), for candidate moves.
-    near: u8,
-    /// Index of the four line patterns per colour in the combination table (decimal digits).
-    combo: [u16; 2],
 }
+
+const _: () = assert!(std::mem::size_of::<SquareState>() == 32);
 
 /// Per colour and threat class, a bit per square.
 type ThreatSets = [[[u64; AREA / 64]; Threat::COUNT]; 2];
@@ -137,6 +143,10 @@ pub struct Board {
     rule: Rule,
     tables: &'static ShapeTables,
     sq: Box<[SquareState; AREA]>,
+    /// Per square, the stones within two squares (Chebyshev distance), for candidate moves.
+    /// Eight bytes longer than the squares, so that a row of five is one `u64` (see
+    /// `adjust_near`).
+    near: Box<[u8; AREA + 8]>,
     counts: [[u16; Threat::COUNT]; 2],
     /// The empty squares of each threat class from `Threat::Flex3` up, per colour, as bit sets.
     sets: Box<ThreatSets>,
@@ -146,7 +156,6 @@ pub struct Board {
     history: Vec<(Pos, Color)>,
     stones: usize,
     walls: usize,
-    combos: &'static [u16],
     /// Smallest rectangle holding every stone (x0, y0, x1, y1), and its value before each stone.
     bbox: Option<(u8, u8, u8, u8)>,
     bbox_stack: Vec<Option<(u8, u8, u8, u8)>>,
@@ -196,6 +205,7 @@ impl Board {
             rule,
             tables: tables(rule),
             sq: Box::new([SquareState::default(); AREA]),
+            near: Box::new([0; AREA + 8]),
             counts: [[0; Threat::COUNT]; 2],
             sets: Box::new([[[0; AREA / 64]; Threat::COUNT]; 2]),
             totals: [0; 2],
@@ -204,7 +214,6 @@ impl Board {
             history: Vec::with_capacity(width * height),
             stones: 0,
             walls: 0,
-            combos: combos(),
             bbox: None,
             bbox_stack: Vec::with_capacity(width * height),
         };
@@ -306,7 +315,7 @@ impl Board {
     /// The pattern `color` would make on line `dir` by playing the empty square `p`.
     #[inline]
     pub fn pattern(&self, color: Color, p: Pos, dir: usize) -> Pattern {
-        self.sq[p.idx()].shapes[color.idx()][dir].pattern()
+        Shape::of_pair(self.sq[p.idx()].shapes[dir], color.idx()).pattern()
     }
     /// The threat `color` would make by playing the empty square `p`.
     #[inline]
@@ -316,7 +325,7 @@ impl Board {
     /// Shape value of the empty square `p` for `color`.
     #[inline]
     pub fn value(&self, color: Color, p: Pos) -> i32 {
-        self.sq[p.idx()].value[color.idx()]
+        self.square_values(p)[color.idx()]
     }
     /// Sum of the shape values of all empty squares for `color`.
     #[inline]
@@ -331,7 +340,7 @@ impl Board {
     /// Empty squares within two of a stone (where moves worth searching are).
     #[inline]
     pub fn is_near(&self, p: Pos) -> bool {
-        self.sq[p.idx()].near > 0
+        self.near[p.idx()] > 0
     }
 
     /// Empty squares within two of a stone, row by row (none on an empty board).
@@ -362,7 +371,10 @@ impl Board {
         matches!(
             t,
             Threat::OpenFour | Threat::DoubleThree | Threat::FourThree
-        ) || s.shapes[0].iter().any(|sh| sh.overline())
+        ) || s
+            .shapes
+            .iter()
+            .any(|&pair| Shape::of_pair(pair, 0).overline())
     }
 
     /// True when `color` may not play the empty square `p`: a renju foul for black.
@@ -458,27 +470,9 @@ impl Board {
         self.hash ^= zkey(c, p);
         self.grid.set(p, c);
         self.forget(p);
-        let code = code(c);
-        let reach = self.tables.reach();
-        let mut delta = [0; 2];
-        for (d, &dir) in DIRS.iter().enumerate() {
-            for k in -5isize..=5 {
-                if k == 0 {
-                    continue;
-                }
-                let q = p.step(dir, -k);
-                self.sq[q.idx()].keys[d] |= code << (2 * slot(k));
-                if self.grid.get(q) == Cell::Empty && k.abs() <= reach {
-                    let [b, w] = self.refresh_line(q, d);
-                    delta[0] += b;
-                    delta[1] += w;
-                }
-            }
-        }
-        self.totals[0] += delta[0];
-        self.totals[1] += delta[1];
+        self.update_lines::<true>(p, code(c));
         if c != Cell::Wall {
-            self.adjust_near(p, 1);
+            self.adjust_near(p, true);
         }
     }
 
@@ -486,99 +480,71 @@ impl Board {
         let c = self.grid.get(p);
         self.hash ^= zkey(c, p);
         self.grid.set(p, Cell::Empty);
-        let reach = self.tables.reach();
-        let mut delta = [0; 2];
-        for (d, &dir) in DIRS.iter().enumerate() {
-            for k in -5isize..=5 {
-                if k == 0 {
-                    continue;
-                }
-                let q = p.step(dir, -k);
-                self.sq[q.idx()].keys[d] &= !(3 << (2 * slot(k)));
-                if self.grid.get(q) == Cell::Empty && k.abs() <= reach {
-                    let [b, w] = self.refresh_line(q, d);
-                    delta[0] += b;
-                    delta[1] += w;
-                }
-            }
-        }
-        self.totals[0] += delta[0];
-        self.totals[1] += delta[1];
-        for d in 0..4 {
-            self.set_shapes(p, d);
-        }
+        self.update_lines::<false>(p, code(Cell::Empty));
+        self.refresh_square(p);
         self.learn(p);
         if c != Cell::Wall {
-            self.adjust_near(p, -1);
+            self.adjust_near(p, false);
         }
     }
 
-    fn adjust_near(&mut self, p: Pos, delta: i8) {
+    /// Writes `code` (a stone, a wall, or empty: `PLACE` false) into the line keys of the
+    /// squares around `p` and refreshes their shapes, threats and values.
+    #[inline]
+    fn update_lines<const PLACE: bool>(&mut self, p: Pos, code: u32) {
+        let tables = self.tables;
+        // The reach is `ShapeTables::reach` of each kind of table.
+        match tables.table() {
+            PairTable::Compact(t) => {
+                LineUpdate::<COMPACT_SPACE, 2, 4, PLACE>::new(self, t, p, code).run()
+            }
+            PairTable::Full(t) => LineUpdate::<KEY_SPACE, 0, 5, PLACE>::new(self, t, p, code).run(),
+        }
+    }
+
+    /// Counts a stone on `p` in the near counts of the squares around it (`add`) or takes it
+    /// out.
+    #[inline]
+    fn adjust_near(&mut self, p: Pos, add: bool) {
+        // One add per row of five: a count never passes 25 or goes below 0, so no byte carries
+        // into the next.
+        const ROW: u64 = 0x01_0101_0101;
         for dy in -2isize..=2 {
-            for dx in -2isize..=2 {
-                let q = Pos((p.0 as isize + dy * STRIDE as isize + dx) as u16);
-                let n = &mut self.sq[q.idx()].near;
-                *n = (*n as i8 + delta) as u8;
-            }
+            let i = (p.0 as isize + dy * STRIDE as isize - 2) as usize & (AREA - 1);
+            let row: &mut [u8; 8] = (&mut self.near[i..i + 8]).try_into().unwrap();
+            let counts = u64::from_le_bytes(*row);
+            *row = if add { counts + ROW } else { counts - ROW }.to_le_bytes();
         }
     }
 
+    /// Recomputes the square `q`'s shapes and line classes from its keys (its threats and
+    /// value are left to the caller).
     #[inline]
-    fn set_shapes(&mut self, q: Pos, d: usize) {
-        let key = self.sq[q.idx()].keys[d];
-        let new = self.tables.shapes(key);
-        self.write_shapes(q, d, new);
-    }
-
-    #[inline]
-    fn write_shapes(&mut self, q: Pos, d: usize, new: [Shape; 2]) {
-        const WEIGHT: [u16; 4] = [1000, 100, 10, 1];
+    fn refresh_square(&mut self, q: Pos) {
         let s = &mut self.sq[q.idx()];
-        for c in 0..2 {
-            let old = std::mem::replace(&mut s.shapes[c][d], new[c]);
-            s.combo[c] =
-                s.combo[c] + new[c].code() as u16 * WEIGHT[d] - old.code() as u16 * WEIGHT[d];
-        }
+        s.shapes = self.tables.pairs(s.keys);
+        s.classes = (entry_sum(s.shapes) >> CLASS_PART) as u32;
     }
 
-    /// Recomputes line `d` of the empty square `q` and, if its shapes changed, its threat and
-    /// value. Returns the change of each colour's value total (summed by the caller, which keeps
-    /// the totals out of a chain of memory updates).
+    /// Shape values of the empty square `q` for black and white: its lines' pattern values and
+    /// its threats' bonuses.
     #[inline]
-    fn refresh_line(&mut self, q: Pos, d: usize) -> [i32; 2] {
+    fn square_values(&self, q: Pos) -> [i32; 2] {
         let s = &self.sq[q.idx()];
-        let key = s.keys[d];
-        let new = self.tables.shapes(key);
-        if new[0] == s.shapes[0][d] && new[1] == s.shapes[1][d] {
-            return [0, 0];
-        }
-        self.write_shapes(q, d, new);
-        let s = &mut self.sq[q.idx()];
-        let mut delta = [0; 2];
-        for c in 0..2 {
-            let (t, v) = unpack_combo(self.combos[s.combo[c] as usize]);
-            let old = s.threat[c];
-            if t != old {
-                self.counts[c][old as usize] -= 1;
-                self.counts[c][t as usize] += 1;
-                s.threat[c] = t;
-                Self::mark(&mut self.sets, c, old, q, false);
-                Self::mark(&mut self.sets, c, t, q, true);
-            }
-            delta[c] = v - s.value[c];
-            s.value[c] = v;
-        }
-        delta
+        let sum = entry_sum(s.shapes);
+        let lines = [sum, sum >> VALUE_LANE].map(|v| (v & ((1 << VALUE_LANE) - 1)) as i32);
+        [0, 1].map(|c| lines[c] + THREAT_BONUS[s.threat[c] as usize])
     }
 
     /// Removes the empty square `q`'s threat and value from the totals.
     #[inline]
     fn forget(&mut self, q: Pos) {
-        let s = self.sq[q.idx()];
+        let threats = self.sq[q.idx()].threat;
+        let values = self.square_values(q);
         for c in 0..2 {
-            self.counts[c][s.threat[c] as usize] -= 1;
-            self.totals[c] -= s.value[c];
-            Self::mark(&mut self.sets, c, s.threat[c], q, false);
+            self.counts[c][threats[c] as usize] -= 1;
+            self.totals[c] -= values[c];
+            Self::mark(&mut self.sets, c, threats[c], q, false);
         }
     }
 
@@ -620,19 +586,20 @@ impl Board {
     #[inline]
     fn learn(&mut self, q: Pos) {
         let s = &mut self.sq[q.idx()];
+        let threats = [0, 1].map(|c| THREAT_OF[lane(s.classes, c)]);
+        s.threat = threats;
+        let values = self.square_values(q);
         for c in 0..2 {
-            let (t, v) = unpack_combo(self.combos[s.combo[c] as usize]);
-            s.threat[c] = t;
-            s.value[c] = v;
-            self.counts[c][t as usize] += 1;
-            self.totals[c] += v;
-            Self::mark(&mut self.sets, c, t, q, true);
+            self.counts[c][threats[c] as usize] += 1;
+            self.totals[c] += values[c];
+            Self::mark(&mut self.sets, c, threats[c], q, true);
         }
     }
 
     /// Recomputes all incremental state from the squares.
     fn rebuild(&mut self) {
         self.sq.iter_mut().for_each(|s| *s = SquareState::default());
+        *self.near = [0; AREA + 8];
         self.counts = [[0; Threat::COUNT]; 2];
         *self.sets = [[[0; AREA / 64]; Threat::COUNT]; 2];
         self.totals = [0; 2];
@@ -657,13 +624,11 @@ impl Board {
             let c = self.grid.get(q);
             self.hash ^= zkey(c, q);
             if matches!(c, Cell::Black | Cell::White) {
-                self.adjust_near(q, 1);
+                self.adjust_near(q, true);
             }
         }
         for &q in &squares {
-            for d in 0..4 {
-                self.set_shapes(q, d);
-            }
+            self.refresh_square(q);
             if self.grid.get(q) == Cell::Empty {
                 // Counted as if it had been forgotten: learn adds it.
                 self.learn(q);
@@ -684,9 +649,11 @@ impl Board {
             for q in self.grid.squares() {
                 let (a, b) = (&fresh.sq[q.idx()], &self.sq[q.idx()]);
                 assert_eq!(a.keys, b.keys, "line keys drifted at {q:?}");
-                assert_eq!(a.near, b.near, "near count drifted at {q:?}");
+                let near = (fresh.near[q.idx()], self.near[q.idx()]);
+                assert_eq!(near.0, near.1, "near count drifted at {q:?}");
                 if self.is_empty(q) {
                     assert_eq!(a.shapes, b.shapes, "shapes drifted at {q:?}");
+                    assert_eq!(a.classes, b.classes, "line classes drifted at {q:?}");
                     assert_eq!(a.threat, b.threat, "threat drifted at {q:?}");
                 }
             }
@@ -704,40 +671,253 @@ fn bounding_box(it: impl Iterator<Item = Pos>) -> Option<(u8, u8, u8, u8)> {
     })
 }
 
-/// Bits of a combination's value in its packed table entry (the threat class takes the rest).
-const COMBO_VALUE_BITS: u32 = 13;
-
-/// Threat class and value of a packed combination.
-#[inline]
-fn unpack_combo(packed: u16) -> (u8, i32) {
-    (
-        (packed >> COMBO_VALUE_BITS) as u8,
-        (packed & ((1 << COMBO_VALUE_BITS) - 1)) as i32,
-    )
+/// One stone's update of the squares around it (`Board::update_lines`), with a shape table of
+/// `N` entries indexed by the key shifted right by `SHIFT`, whose shapes change up to `REACH`
+/// squares away; `PLACE` when the stone is placed, not removed. Holds the parts of the board it
+/// changes, so that they stay in registers.
+struct LineUpdate<'a, const N: usize, const SHIFT: u32, const REACH: isize, const PLACE: bool> {
+    sq: &'a mut [SquareState; AREA],
+    counts: &'a mut [[u16; Threat::COUNT]; 2],
+    sets: &'a mut ThreatSets,
+    totals: &'a mut [i32; 2],
+    table: &'a [u16; N],
+    p: Pos,
+    code: u32,
+    /// The sum of the `PAIR_ENTRIES` differences of the empty squares.
+    delta: u64,
 }
 
-/// Threat class and value of every combination of four line patterns (index: the four patterns
-/// as decimal digits).
-fn combos() -> &'static [u16] {
-    use std::sync::OnceLock;
-    // Packed as threat << 13 | value in 16 bits: 20 KB, small enough for the L1 cache, which
-    // make/undo hits about sixty times per move.
-    static COMBOS: OnceLock<Box<[u16]>> = OnceLock::new();
-    COMBOS.get_or_init(|| {
-        (0..10_000)
-            .map(|i: usize| {
-                let pats = [i / 1000, i / 100 % 10, i / 10 % 10, i % 10].map(|d| Pattern::ALL[d]);
-                let t = Threat::classify(pats);
-                let v = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i32>()
-                    + THREAT_BONUS[t as usize];
-                assert!(
-                    (0..1 << COMBO_VALUE_BITS).contains(&v),
-                    "shape value {v} does not fit the combination table"
-                );
-                (t as u16) << COMBO_VALUE_BITS | v as u16
-            })
-            .collect()
-    })
+impl<'a, const N: usize, const SHIFT: u32, const REACH: isize, const PLACE: bool>
+    LineUpdate<'a, N, SHIFT, REACH, PLACE>
+{
+    #[inline(always)]
+    fn new(board: &'a mut Board, table: &'a [u16; N], p: Pos, code: u32) -> Self {
+        LineUpdate {
+            sq: &mut board.sq,
+            counts: &mut board.counts,
+            sets: &mut board.sets,
+            totals: &mut board.totals,
+            table,
+            p,
+            code,
+            delta: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn run(mut self) {
+        self.line::<0>();
+        self.line::<1>();
+        self.line::<2>();
+        self.line::<3>();
+        let [black, white] = value_changes(self.delta);
+        self.totals[0] += black;
+        self.totals[1] += white;
+    }
+
+    /// The ten squares within five steps of `p` on line `D`.
+    #[inline(always)]
+    fn line<const D: usize>(&mut self) {
+        // The squares along the line as `p` sees them (its own keys never change here).
+        let around = self.sq[self.p.idx()].keys[D];
+        self.square::<D, -5>(around);
+        self.square::<D, -4>(around);
+        self.square::<D, -3>(around);
+        self.square::<D, -2>(around);
+        self.square::<D, -1>(around);
+        self.square::<D, 1>(around);
+        self.square::<D, 2>(around);
+        self.square::<D, 3>(around);
+        self.square::<D, 4>(around);
+        self.square::<D, 5>(around);
+    }
+
+    /// The square `K` steps before `p` on line `D` (so `p` is `K` steps after it): its key, and
+    /// within reach its shapes, line classes and threats. Occupied squares are refreshed too
+    /// (their state is not used until they are emptied, which recomputes it): that costs less
+    /// than the mispredicted branches of skipping them. Only empty ones count in the value
+    /// change and the threats. (`around` is `p`'s key on line `D`.)
+    #[inline(always)]
+    fn square<const D: usize, const K: isize>(&mut self, around: u32) {
+        let q = self.p.step(DIRS[D], -K);
+        let shift = 2 * slot(K);
+        let s = &mut self.sq[q.idx()];
+        // Placing, the square's slot is empty; removing, `code` is empty.
+        let key = if PLACE {
+            s.keys[D] | (self.code << shift)
+        } else {
+            s.keys[D] & !(3 << shift)
+        };
+        s.keys[D] = key;
+        if K.abs() > REACH {
+            return;
+        }
+        let empty = (around >> (2 * slot(-K))) & 3 == 0;
+        let new = self.table[(key >> SHIFT) as usize & (N - 1)];
+        let old = std::mem::replace(&mut s.shapes[D], new);
+        let change =
+            PAIR_ENTRIES[new as usize & 0xFF].wrapping_sub(PAIR_ENTRIES[old as usize & 0xFF]);
+        let classes = s.classes.wrapping_add(entry_classes(change)) & CLASSES_MASK;
+        s.classes = classes;
+        let threats =
+            THREAT_OF[lane(classes, 0)] as u16 | (THREAT_OF[lane(classes, 1)] as u16) << 8;
+        self.delta = self
+            .delta
+            .wrapping_add(change & (empty as u64).wrapping_neg());
+        if (threats != u16::from_le_bytes(s.threat)) & empty {
+            change_threats(
+                self.sq,
+                self.counts,
+                self.sets,
+                self.totals,
+                q,
+                threats.to_le_bytes(),
+            );
+        }
+    }
+}
+
+/// The empty square `q`'s threat classes became `threats` (black's, white's): updates them and
+/// the counts, sets and value totals.
+#[cold]
+#[inline(never)]
+fn change_threats(
+    sq: &mut [SquareState; AREA],
+    counts: &mut [[u16; Threat::COUNT]; 2],
+    sets: &mut ThreatSets,
+    totals: &mut [i32; 2],
+    q: Pos,
+    threats: [u8; 2],
+) {
+    for (c, &t) in threats.iter().enumerate() {
+        let s = &mut sq[q.idx()];
+        let old = s.threat[c];
+        if t != old {
+            s.threat[c] = t;
+            counts[c][old as usize] -= 1;
+            counts[c][t as usize] += 1;
+            totals[c] += THREAT_BONUS[t as usize] - THREAT_BONUS[old as usize];
+            Board::mark(sets, c, old, q, false);
+            Board::mark(sets, c, t, q, true);
+        }
+    }
+}
+
+/// The class of each pattern for the threat it makes together with the other lines, as its
+/// weight in a mixed-radix count of the four lines (base 5: up to four lines in each class):
+/// dead, low (ones, twos, blocked threes), open three, four, open four, five.
+const CLASS_WEIGHT: [u32; 10] = [0, 1, 1, 1, 1, 1, 5, 25, 125, 625];
+
+/// Entries of the threat table: a power of two above the 5^5 class counts, so that a masked
+/// index needs no bounds check.
+const THREAT_TABLE_SIZE: usize = 1 << 12;
+
+/// The threat class for every count of the four lines' classes (index: the sum of their
+/// `CLASS_WEIGHT`s). 4 KiB: it stays in the L1 cache.
+static THREAT_OF: [u8; THREAT_TABLE_SIZE] = {
+    let mut table = [0u8; THREAT_TABLE_SIZE];
+    let mut i = 0;
+    while i < 3125 {
+        let (low, f3, b4, f4, five) = (i % 5, i / 5 % 5, i / 25 % 5, i / 125 % 5, i / 625);
+        if low + f3 + b4 + f4 + five <= 4 {
+            // As `Threat::classify` (a test checks every combination of patterns).
+            let t = if five > 0 {
+                Threat::Five
+            } else if f4 > 0 || b4 >= 2 {
+                Threat::OpenFour
+            } else if b4 == 1 && f3 >= 1 {
+                Threat::FourThree
+            } else if f3 >= 2 {
+                Threat::DoubleThree
+            } else if b4 == 1 {
+                Threat::Block4
+            } else if f3 == 1 {
+                Threat::Flex3
+            } else if low > 0 {
+                Threat::Low
+            } else {
+                Threat::None
+            };
+            table[i] = t as u8;
+        }
+        i += 1;
+    }
+    table
+};
+
+/// Bits of one colour's lane in a `PAIR_ENTRIES` entry's value part (a square's `classes` uses
+/// 12-bit lanes: 3125 class counts).
+const VALUE_LANE: u32 = 20;
+/// Where the class part of a `PAIR_ENTRIES` entry starts.
+const CLASS_PART: u32 = 2 * VALUE_LANE;
+/// The bits of a square's `classes`.
+const CLASSES_MASK: u32 = (1 << 24) - 1;
+
+/// For a packed shape pair's patterns (its low byte: black's pattern, then white's), in one
+/// word: both colours' `PATTERN_VALUE`s (black's in bits 0-19, white's in bits 20-39) and their
+/// `CLASS_WEIGHT`s (black's in bits 40-51, white's in bits 52-63). The difference of the new and
+/// the old pair's entries (wrapping) is, as an exact integer, the sum of each lane's change
+/// times its place: the class part of a square's `classes` moves by `entry_classes` of it, and
+/// the differences summed over one move decode into each colour's value change
+/// (`value_changes`). Every such sum stays well inside its lane.
+static PAIR_ENTRIES: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut i = 0;
+    while i < 256 {
+        let (b, w) = (i & 15, i >> 4);
+        if b < 10 && w < 10 {
+            table[i] = PATTERN_VALUE[b] as u64
+                | (PATTERN_VALUE[w] as u64) << VALUE_LANE
+                | (CLASS_WEIGHT[b] as u64) << CLASS_PART
+                | (CLASS_WEIGHT[w] as u64) << (CLASS_PART + 12);
+        }
+        i += 1;
+    }
+    table
+};
+
+/// The change of a square's `classes` (to add, wrapping, and mask) in the difference of two
+/// `PAIR_ENTRIES` entries. The value part of a difference is above -2^39, so a bias of 2^39
+/// keeps it from borrowing from the class part.
+#[inline]
+fn entry_classes(change: u64) -> u32 {
+    (change.wrapping_add(1 << (CLASS_PART - 1)) >> CLASS_PART) as u32
+}
+
+/// Black's and white's value changes in a sum of differences of `PAIR_ENTRIES` entries.
+#[inline]
+fn value_changes(sum: u64) -> [i32; 2] {
+    // The value part as a signed 40-bit number, then its signed 20-bit low lane.
+    let values = ((sum << (64 - CLASS_PART)) as i64) >> (64 - CLASS_PART);
+    let black = (values << (64 - VALUE_LANE)) >> (64 - VALUE_LANE);
+    let white = (values - black) >> VALUE_LANE;
+    [black as i32, white as i32]
+}
+
+// Forty lines change in one move: their value changes must fit a signed 20-bit lane.
+const _: () = {
+    let mut i = 0;
+    while i < PATTERN_VALUE.len() {
+        assert!(0 <= PATTERN_VALUE[i] && PATTERN_VALUE[i] < 10_000);
+        i += 1;
+    }
+    assert!(40 * 10_000 < 1 << (VALUE_LANE - 1));
+};
+
+/// The sum of the `PAIR_ENTRIES` of a square's four shape pairs: both colours' pattern values
+/// and line classes (no lane overflows: four lines).
+#[inline]
+fn entry_sum(shapes: [u16; 4]) -> u64 {
+    shapes
+        .iter()
+        .map(|&pair| PAIR_ENTRIES[pair as usize & 0xFF])
+        .sum()
+}
+
+/// Colour `c`'s threat table index (0 black, 1 white) from a square's packed `classes`.
+#[inline]
+fn lane(classes: u32, c: usize) -> usize {
+    (classes >> (12 * c)) as usize & (THREAT_TABLE_SIZE - 1)
 }
 
 const THREATS: [Threat; Threat::COUNT] = [
@@ -754,5 +934,23 @@ const THREATS: [Threat; Threat::COUNT] = [
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", crate::notation::to_ascii(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The class counts and their threat table give every combination of four patterns the
+    /// threat `Threat::classify` gives it and the value the pattern values and bonus add up to.
+    #[test]
+    fn threat_table_matches_classify() {
+        for i in 0..10_000usize {
+            let digits = [i / 1000, i / 100 % 10, i / 10 % 10, i % 10];
+            let pats = digits.map(|d| Pattern::ALL[d]);
+            let t = Threat::classify(pats);
+            let index: u32 = digits.iter().map(|&d| CLASS_WEIGHT[d]).sum();
+            assert_eq!(THREAT_OF[index as usize], t as u8, "{pats:?}");
+        }
     }
 }

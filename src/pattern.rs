@@ -123,20 +123,44 @@ impl Shape {
     pub fn overline(self) -> bool {
         self.0 & 16 != 0
     }
+    /// Colour `c`'s (0 black, 1 white) shape from a packed pair of a `ShapeTables` entry.
+    #[inline]
+    pub fn of_pair(pair: u16, c: usize) -> Shape {
+        Shape((pair >> (4 * c) & 15) as u8 | ((pair >> (8 + c) & 1) << 4) as u8)
+    }
 }
 
-/// Shape tables for one rule: black's and white's shape side by side for every line key, so one
-/// memory access serves both colours. When both colours judge fives by length alone (freestyle),
-/// the two outermost squares never matter and the table is indexed by the inner eight squares
-/// only (128 KiB instead of 2 MiB: it stays in the cache).
+/// Shape tables for one rule: black's and white's shape side by side for every line key (packed
+/// in a `u16`, black's pattern in the low four bits, white's in the next four), so one memory access serves both colours. When both colours judge fives by
+/// length alone (freestyle), the two outermost squares never matter and the table is indexed by
+/// the inner eight squares only (128 KiB instead of 2 MiB: it stays in the cache).
 pub struct ShapeTables {
-    pairs: Box<[[Shape; 2]]>,
-    compact: bool,
+    table: PairTable,
+}
+
+/// Number of entries of a compact table (keys of the inner eight squares).
+pub const COMPACT_SPACE: usize = 1 << 16;
+
+/// A shape table, indexed by the whole key or by its inner eight squares. Fixed-size arrays, so
+/// that a masked index needs no bounds check.
+pub enum PairTable {
+    /// Indexed by the inner eight squares (`key >> 2 & 0xFFFF`).
+    Compact(Box<[u16; COMPACT_SPACE]>),
+    /// Indexed by the whole key.
+    Full(Box<[u16; KEY_SPACE]>),
 }
 
 /// Key bits of the inner eight squares (slots 1..=8).
 const INNER_SHIFT: u32 = 2;
 const INNER_MASK: u32 = 0xFFFF;
+
+/// Black's and white's shapes packed in a `u16`: the patterns in bits 0-3 (black) and 4-7
+/// (white), the overline flags in bits 8 (black) and 9 (white).
+#[inline]
+fn pack(pair: [Shape; 2]) -> u16 {
+    let [b, w] = pair.map(|s| s.0 as u16);
+    (b & 15) | (w & 15) << 4 | (b >> 4) << 8 | (w >> 4) << 9
+}
 
 impl ShapeTables {
     /// The tables for a rule.
@@ -154,44 +178,64 @@ impl ShapeTables {
         let white_view =
             |k: u32| white_as_black.as_ref().unwrap_or(&black)[swap_colors(k) as usize];
         let compact = kinds.iter().all(|&k| k == FiveKind::AnyLength);
-        let pairs = if compact {
-            (0..=INNER_MASK)
+        let table = if compact {
+            let v: Vec<u16> = (0..=INNER_MASK)
                 .map(|inner| {
                     let k = inner << INNER_SHIFT;
-                    [black[k as usize], white_view(k)]
+                    pack([black[k as usize], white_view(k)])
                 })
-                .collect()
+                .collect();
+            PairTable::Compact(v.into_boxed_slice().try_into().expect("compact table size"))
         } else {
-            (0..KEY_SPACE as u32)
-                .map(|k| [black[k as usize], white_view(k)])
-                .collect()
+            let v: Vec<u16> = (0..KEY_SPACE as u32)
+                .map(|k| pack([black[k as usize], white_view(k)]))
+                .collect();
+            PairTable::Full(v.into_boxed_slice().try_into().expect("table size"))
         };
-        ShapeTables { pairs, compact }
+        ShapeTables { table }
+    }
+    /// The table itself, for the board's incremental update.
+    #[inline]
+    pub fn table(&self) -> &PairTable {
+        &self.table
     }
     /// How far along a line a stone changes the shapes of the squares: 5, or 4 for compact
     /// tables (whose shapes ignore the outermost squares).
     #[inline]
     pub fn reach(&self) -> isize {
-        if self.compact {
-            4
-        } else {
-            5
+        match self.table {
+            PairTable::Compact(_) => 4,
+            PairTable::Full(_) => 5,
         }
     }
-    /// Black's and white's shapes on a line with this key. (In compact tables the overline
-    /// flag is not kept: only renju black, whose table is never compact, needs it.)
+    /// Black's and white's shapes on a line with this key, packed (see `pack`).
+    /// (In compact tables the overline flag is not kept: only renju black, whose table is never
+    /// compact, needs it.)
+    #[inline]
+    pub fn pair(&self, key: u32) -> u16 {
+        match &self.table {
+            PairTable::Compact(t) => t[((key >> INNER_SHIFT) & INNER_MASK) as usize],
+            PairTable::Full(t) => t[(key as usize) & (KEY_SPACE - 1)],
+        }
+    }
+    /// `pair` of four keys (one square's four lines).
+    #[inline]
+    pub fn pairs(&self, keys: [u32; 4]) -> [u16; 4] {
+        match &self.table {
+            PairTable::Compact(t) => keys.map(|k| t[((k >> INNER_SHIFT) & INNER_MASK) as usize]),
+            PairTable::Full(t) => keys.map(|k| t[(k as usize) & (KEY_SPACE - 1)]),
+        }
+    }
+    /// Black's and white's shapes on a line with this key.
     #[inline]
     pub fn shapes(&self, key: u32) -> [Shape; 2] {
-        if self.compact {
-            self.pairs[((key >> INNER_SHIFT) & INNER_MASK) as usize]
-        } else {
-            self.pairs[(key as usize) & (KEY_SPACE - 1)]
-        }
+        let pair = self.pair(key);
+        [Shape::of_pair(pair, 0), Shape::of_pair(pair, 1)]
     }
     /// The shape a stone of `color` makes on a line with this key.
     #[inline]
     pub fn shape(&self, color: Color, key: u32) -> Shape {
-        self.shapes(key)[color.idx()]
+        Shape::of_pair(self.pair(key), color.idx())
     }
 }
 
