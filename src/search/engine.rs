@@ -20,8 +20,12 @@ const CHECK_EVERY: u64 = 1024;
 const LMR_FULL_MOVES: usize = 3;
 /// Shallowest depth at which late moves are reduced.
 const LMR_MIN_DEPTH: Depth = 3;
-/// Quiet moves kept at a node beyond the threats, by shape value (the rest cannot matter soon).
+/// Quiet moves kept at a node beyond the threats, by shape value (the rest cannot matter soon):
+/// `LMP_BASE + LMP_PER_DEPTH2 * depth²`, at most `MAX_QUIET_MOVES` (late-move pruning: near the
+/// leaves only the best-shaped quiet moves can change the score; 8 at depth 1, 14 at depth 2).
 const MAX_QUIET_MOVES: usize = 24;
+const LMP_BASE: usize = 6;
+const LMP_PER_DEPTH2: usize = 2;
 /// Plies and nodes of the VCF tried at the root before searching.
 const ROOT_VCF_PLIES: i32 = 225;
 const ROOT_VCF_NODES: u64 = 2_000_000;
@@ -811,7 +815,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let moves = self.generate(ply, tt_move);
+        let moves = self.generate(ply, tt_move, depth);
         if moves.is_empty() {
             // Every square is a foul (renju): black must play one and lose.
             return loss_in(p + 1);
@@ -891,7 +895,7 @@ impl<'a> Worker<'a> {
 
     /// Moves to search, best first, each flagged quiet (reducible) or not. Against a threat to
     /// make an open four only our fours and the squares that stop it are searched.
-    fn generate(&self, ply: usize, tt_move: Pos) -> Vec<(Pos, bool)> {
+    fn generate(&self, ply: usize, tt_move: Pos, depth: Depth) -> Vec<(Pos, bool)> {
         let b = &self.board;
         let me = b.side_to_move();
         let opp = me.opp();
@@ -919,12 +923,14 @@ impl<'a> Worker<'a> {
         }
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let mut quiet_seen = 0;
+        let max_quiet =
+            MAX_QUIET_MOVES.min(LMP_BASE + LMP_PER_DEPTH2 * (depth.max(0) as usize).pow(2));
         scored
             .into_iter()
             .filter(|&(_, _, quiet)| {
                 if quiet {
                     quiet_seen += 1;
-                    quiet_seen <= MAX_QUIET_MOVES
+                    quiet_seen <= max_quiet
                 } else {
                     true
                 }
