@@ -1,10 +1,11 @@
 //! `pbrain-pentad puzzles FILE`: solve rate and time per puzzle on tactical sets in JSON lines
 //! (the shared set's format: `task`, `board_size`, `side_to_move`, `black`, `white`, optional
 //! `moves` in play order; see the shared data README). A puzzle counts as solved when the search
-//! claims a forced win and the winning line, played out move by move under the rule (the
-//! engine's own search defending), ends in a five with every move legal.
+//! claims a forced win and the winning line, played out move by move under the rule (every move
+//! after the first chosen by the mover's own search, forced answers to a four played at once),
+//! ends in a five with every move legal.
 
-use crate::board::Board;
+use crate::board::{Board, Threat};
 use crate::rules::Rule;
 use crate::search::{Limits, Searcher};
 use crate::time::Budget;
@@ -167,23 +168,20 @@ pub fn attempt_with(searcher: &mut Searcher, board: &Board, effort: Effort) -> A
     let mut b = board.clone();
     let mut line = Vec::new();
     let mut verified = false;
-    let mut pv = out.pv.clone();
-    if pv.first() != Some(&out.best) {
-        pv = vec![out.best];
-    }
     if claimed {
-        let mut next = pv.into_iter();
+        // Every move after the first is the mover's own: a five, else the block of the
+        // opponent's five, else what its own search plays. (A search's principal variation is
+        // not followed: its moves for the other side are guesses, and a defender's guess at the
+        // attacker's reply is no attack.)
+        let mut first = Some(out.best);
         while line.len() < VERIFY_PLIES {
             let mover = b.side_to_move();
-            let mv = match next.next() {
+            let mv = match first.take().or_else(|| forced_move(&b)) {
                 Some(m) => m,
                 None => {
-                    let o = searcher.search(&b, &effort.limits(2), &stop, &mut |_| {});
-                    next = o.pv.into_iter().collect::<Vec<_>>().into_iter();
-                    match next.next() {
-                        Some(m) => m,
-                        _ => break,
-                    }
+                    searcher
+                        .search(&b, &effort.limits(2), &stop, &mut |_| {})
+                        .best
                 }
             };
             if mv.is_none() || !b.is_empty(mv) || b.is_foul(mover, mv) {
@@ -207,6 +205,17 @@ pub fn attempt_with(searcher: &mut Searcher, board: &Board, effort: Effort) -> A
     }
 }
 
+/// The move that needs no search: the mover's five, else the legal block of the opponent's
+/// five.
+fn forced_move(b: &Board) -> Option<Pos> {
+    let me = b.side_to_move();
+    if let Some(q) = b.squares_with(me, Threat::Five).next() {
+        return Some(q);
+    }
+    b.squares_with(me.opp(), Threat::Five)
+        .find(|&q| !b.is_foul(me, q))
+}
+
 /// Runs the command: `puzzles FILE [--task T[,T…]] [--time MS | --nodes N] [--limit N]
 /// [--verbose]`.
 pub fn run(args: &[String]) -> anyhow::Result<()> {
@@ -216,6 +225,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     let mut nodes: Option<u64> = None;
     let mut limit = usize::MAX;
     let mut verbose = false;
+    let mut threats_only = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -231,6 +241,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
             "--nodes" => nodes = Some(it.next().context("--nodes needs a value")?.parse()?),
             "--limit" => limit = it.next().context("--limit needs a value")?.parse()?,
             "--verbose" => verbose = true,
+            "--threats-only" => threats_only = true,
             f => file = Some(f.to_string()),
         }
     }
@@ -245,6 +256,9 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         }
     };
     let puzzles = parse(&text)?;
+    if threats_only {
+        return run_threats_only(&puzzles, &tasks, limit, nodes, verbose);
+    }
     let mut searcher = Searcher::new(64 << 20);
     println!(
         "{:8} {:>6} {:>7} {:>8} {:>9} {:>9} {:>9}",
@@ -299,6 +313,72 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
             mean,
             p95,
             max
+        );
+    }
+    Ok(())
+}
+
+/// Root threat searches alone (a VCF, then a VCT with `nodes` nodes): how many puzzles they
+/// claim as won, and how long they take. A development aid: the claims are not played out.
+fn run_threats_only(
+    puzzles: &[Puzzle],
+    tasks: &[String],
+    limit: usize,
+    nodes: Option<u64>,
+    verbose: bool,
+) -> anyhow::Result<()> {
+    use crate::search::vcf::Vcf;
+    use crate::search::vct::Vct;
+    let vct_nodes = nodes.unwrap_or(750_000);
+    println!(
+        "{:8} {:>6} {:>7} {:>8} {:>9} {:>9} {:>12}",
+        "task", "count", "claimed", "rate", "mean ms", "max ms", "mean nodes"
+    );
+    for task in tasks {
+        let set: Vec<&Puzzle> = puzzles
+            .iter()
+            .filter(|p| &p.task == task)
+            .take(limit)
+            .collect();
+        if set.is_empty() {
+            continue;
+        }
+        let (mut claimed, mut total_ms, mut max_ms, mut total_nodes) = (0, 0.0, 0.0f64, 0u64);
+        for p in &set {
+            let mut b = p.board(p.rule())?;
+            let start = Instant::now();
+            let mut vcf = Vcf::new(2_000_000);
+            let mut found = vcf.solve(&mut b, 225).map(|l| (l[0], 0));
+            total_nodes += vcf.nodes();
+            if found.is_none() {
+                let mut vct = Vct::new(vct_nodes);
+                found = vct.solve(&mut b, 8);
+                total_nodes += vct.nodes();
+            }
+            let ms = start.elapsed().as_secs_f64() * 1000.0;
+            total_ms += ms;
+            max_ms = max_ms.max(ms);
+            match found {
+                Some((m, d)) => {
+                    claimed += 1;
+                    if verbose {
+                        println!("claimed {} {} threats {} {:.0} ms", p.id, m, d, ms);
+                    }
+                }
+                None if verbose => println!("none {} {:.0} ms", p.id, ms),
+                None => {}
+            }
+        }
+        let n = set.len();
+        println!(
+            "{:8} {:>6} {:>7} {:>7.1}% {:>9.1} {:>9.1} {:>12}",
+            task,
+            n,
+            claimed,
+            100.0 * claimed as f64 / n as f64,
+            total_ms / n as f64,
+            max_ms,
+            total_nodes / n as u64
         );
     }
     Ok(())

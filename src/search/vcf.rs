@@ -174,11 +174,19 @@ impl<'a> Vcf<'a> {
                 if b.count(opp, Threat::Five) > 0 {
                     false
                 } else {
-                    // The line shows the defender blocking one five and the attacker taking the
-                    // other.
-                    self.line.push(fives[0]);
-                    self.line.push(fives[1]);
-                    true
+                    // The line shows the defender blocking one five (or, when a black defender
+                    // may block neither, playing elsewhere) and the attacker taking another.
+                    let block = fives[..n].iter().copied().find(|&f| !b.is_foul(opp, f));
+                    match block.or_else(|| legal_elsewhere(b, opp, &fives[..n])) {
+                        Some(d) => {
+                            let take = fives[..n].iter().copied().find(|&f| f != d);
+                            self.line.push(take.unwrap_or(fives[0]));
+                            self.line.push(d);
+                            true
+                        }
+                        // A defender with no legal move at all: not a win we can play out.
+                        None => false,
+                    }
                 }
             } else if n == 1 {
                 let q = fives[0];
@@ -186,11 +194,17 @@ impl<'a> Vcf<'a> {
                     false
                 } else if b.is_foul(opp, q) {
                     // A black defender may not block on a foul square: the four wins. The line
-                    // shows the defender playing elsewhere.
-                    let elsewhere = b.candidates().find(|&d| d != q && !b.is_foul(opp, d));
-                    self.line.push(q);
-                    self.line.push(elsewhere.unwrap_or(q));
-                    true
+                    // shows the defender playing elsewhere. When the foul square is black's only
+                    // empty square left (a full board), black cannot move at all and the game
+                    // does not end in a five: no win.
+                    match legal_elsewhere(b, opp, &[q]) {
+                        Some(d) => {
+                            self.line.push(q);
+                            self.line.push(d);
+                            true
+                        }
+                        None => false,
+                    }
                 } else {
                     b.play(q);
                     let r = self.attack(b, plies - 2);
@@ -217,6 +231,15 @@ impl<'a> Vcf<'a> {
         }
         false
     }
+}
+
+/// A square `color` may legally play other than those of `avoid`: near the stones if possible,
+/// else anywhere on the board.
+fn legal_elsewhere(b: &Board, color: Color, avoid: &[Pos]) -> Option<Pos> {
+    let ok = |d: Pos| b.is_empty(d) && !avoid.contains(&d) && !b.is_foul(color, d);
+    b.candidates()
+        .find(|&d| ok(d))
+        .or_else(|| b.squares().find(|&d| ok(d)))
 }
 
 /// True when `color` has a square that makes a four (cheap: from the threat counts).
@@ -294,5 +317,46 @@ mod tests {
         .unwrap();
         let mut bb = b.clone();
         assert!(Vcf::new(10_000).solve(&mut bb, 20).is_none());
+    }
+
+    /// A renju board of walls where white's four on column 3 can only be blocked on 3,0, where
+    /// black would make an overline (a foul), with `extra` open squares besides.
+    fn foul_block_board(open_corner: bool) -> Board {
+        let corner = if open_corner { "." } else { "#" };
+        let text = format!(
+            "
+            x x x . x x #
+            # # # o # # #
+            # # # o # # #
+            # # # o # # #
+            # # # . # # #
+            # # # # # # #
+            # # # # # # {corner}"
+        );
+        parse_diagram(&text)
+            .unwrap()
+            .to_board(crate::rules::Rule::Renju)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_four_whose_block_is_a_foul_wins_and_the_line_is_legal() {
+        let b = foul_block_board(true);
+        assert_eq!(b.side_to_move(), Color::White);
+        assert!(b.is_foul(Color::Black, Pos::new(3, 0)));
+        let mut bb = b.clone();
+        let line = Vcf::new(10_000).solve(&mut bb, 15).expect("vcf");
+        // White's four, black elsewhere (the only legal square), white's five.
+        assert_eq!(line, vec![Pos::new(3, 4), Pos::new(6, 6), Pos::new(3, 0)]);
+        check_line(&b, &line);
+    }
+
+    #[test]
+    fn no_win_when_the_foul_block_is_blacks_last_square() {
+        // The same four with no other empty square: black cannot move at all and the game does
+        // not end in a five, so no win is claimed (the fault behind puzzle 超级五子棋/0106: a
+        // 154-ply "VCF" that filled the board and ended on black's only square, a foul).
+        let mut b = foul_block_board(false);
+        assert!(Vcf::new(10_000).solve(&mut b, 15).is_none());
     }
 }
