@@ -246,7 +246,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         }
     }
     let Some(file) = file else {
-        bail!("usage: pbrain-pentad puzzles FILE [--task VCF,VCT3] [--time MS | --nodes N] [--limit N] [--verbose]");
+        bail!("usage: pbrain-pentad puzzles FILE [--task VCF,VCT3] [--time MS | --nodes N] [--limit N] [--verbose] [--threats-only]");
     };
     let text = match std::fs::read_to_string(&file) {
         Ok(t) => t,
