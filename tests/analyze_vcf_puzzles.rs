@@ -182,18 +182,26 @@ fn analyze_finds_and_proves_vcf_sample() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
+/// Problems whose stored answer is not a VCF under renju as judged here: 超级五子棋/0106's only
+/// "VCF" fills the board and ends with a white four whose block is black's last empty square, a
+/// foul, so black has no legal move and no five is ever made; a complete VCF search finds no
+/// other (its stored 55-ply answer is a longer threat sequence).
+const NOT_A_VCF: [&str; 1] = ["lfz084/超级五子棋_puzzle/0106"];
+
 #[test]
 #[ignore = "measurement: every VCF problem of the shared set (run with --release)"]
 fn analyze_finds_and_proves_every_vcf() {
     let Some(all) = vcf_puzzles() else { return };
     let t0 = std::time::Instant::now();
-    let (solved, failures) = measure(&all, Some(1000 + 100));
+    let (solved, mut failures) = measure(&all, Some(1000 + 100));
+    failures.retain(|f| !NOT_A_VCF.iter().any(|id| f.starts_with(&format!("{id}:"))));
     println!(
         "VCF: {solved}/{} solved and proven ({:.1}%), {:.1} s in all",
         all.len(),
         100.0 * solved as f64 / all.len() as f64,
         t0.elapsed().as_secs_f64()
     );
+    println!("not VCFs under renju here: {NOT_A_VCF:?}");
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
