@@ -38,13 +38,11 @@ impl Threat {
     /// Number of threat classes.
     pub const COUNT: usize = 8;
 
-    /// The threat four line patterns make together: the definition `THREAT_OF` implements
-    /// (a test checks that they agree).
-    #[cfg(test)]
-    fn classify(p: [Pattern; 4]) -> Threat {
-        let n = |x: Pattern| p.iter().filter(|&&q| q == x).count();
-        let (f4, b4, f3) = (n(Pattern::Flex4), n(Pattern::Block4), n(Pattern::Flex3));
-        if n(Pattern::Five) > 0 {
+    /// The threat of a square from how many of its four lines are fives, open fours, fours,
+    /// open threes and lesser live shapes: a five wins; an open four or two fours cannot both be
+    /// stopped; a four with an open three (four-three); two open threes (three-three).
+    pub const fn of_counts(five: usize, f4: usize, b4: usize, f3: usize, low: usize) -> Threat {
+        if five > 0 {
             Threat::Five
         } else if f4 > 0 || b4 >= 2 {
             Threat::OpenFour
@@ -56,11 +54,29 @@ impl Threat {
             Threat::Block4
         } else if f3 == 1 {
             Threat::Flex3
-        } else if p.iter().any(|&q| q > Pattern::Dead) {
+        } else if low > 0 {
             Threat::Low
         } else {
             Threat::None
         }
+    }
+
+    /// The threat four line patterns make together, counted directly (the test oracle of the
+    /// `THREAT_OF` indexing).
+    #[cfg(test)]
+    fn classify(p: [Pattern; 4]) -> Threat {
+        let n = |x: Pattern| p.iter().filter(|&&q| q == x).count();
+        let low = p
+            .iter()
+            .filter(|&&q| q > Pattern::Dead && q < Pattern::Flex3)
+            .count();
+        Threat::of_counts(
+            n(Pattern::Five),
+            n(Pattern::Flex4),
+            n(Pattern::Block4),
+            n(Pattern::Flex3),
+            low,
+        )
     }
 }
 
@@ -820,24 +836,7 @@ static THREAT_OF: [u8; THREAT_TABLE_SIZE] = {
     while i < 3125 {
         let (low, f3, b4, f4, five) = (i % 5, i / 5 % 5, i / 25 % 5, i / 125 % 5, i / 625);
         if low + f3 + b4 + f4 + five <= 4 {
-            // As `Threat::classify` (a test checks every combination of patterns).
-            let t = if five > 0 {
-                Threat::Five
-            } else if f4 > 0 || b4 >= 2 {
-                Threat::OpenFour
-            } else if b4 == 1 && f3 >= 1 {
-                Threat::FourThree
-            } else if f3 >= 2 {
-                Threat::DoubleThree
-            } else if b4 == 1 {
-                Threat::Block4
-            } else if f3 == 1 {
-                Threat::Flex3
-            } else if low > 0 {
-                Threat::Low
-            } else {
-                Threat::None
-            };
+            let t = Threat::of_counts(five, f4, b4, f3, low);
             table[i] = t as u8;
         }
         i += 1;

@@ -265,11 +265,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         "task", "count", "solved", "rate", "mean ms", "p95 ms", "max ms"
     );
     for task in &tasks {
-        let set: Vec<&Puzzle> = puzzles
-            .iter()
-            .filter(|p| &p.task == task)
-            .take(limit)
-            .collect();
+        let set = of_task(&puzzles, task, limit);
         if set.is_empty() {
             continue;
         }
@@ -318,6 +314,15 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The first `limit` puzzles of `task`.
+fn of_task<'a>(puzzles: &'a [Puzzle], task: &str, limit: usize) -> Vec<&'a Puzzle> {
+    puzzles
+        .iter()
+        .filter(|p| p.task == task)
+        .take(limit)
+        .collect()
+}
+
 /// Root threat searches alone (a VCF, then a VCT with `nodes` nodes): how many puzzles they
 /// claim as won, and how long they take. A development aid: the claims are not played out.
 fn run_threats_only(
@@ -335,11 +340,7 @@ fn run_threats_only(
         "task", "count", "claimed", "rate", "mean ms", "max ms", "mean nodes"
     );
     for task in tasks {
-        let set: Vec<&Puzzle> = puzzles
-            .iter()
-            .filter(|p| &p.task == task)
-            .take(limit)
-            .collect();
+        let set = of_task(puzzles, task, limit);
         if set.is_empty() {
             continue;
         }

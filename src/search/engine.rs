@@ -1053,32 +1053,38 @@ mod tests {
         assert_eq!(o.best, Pos::new(4, 5));
     }
 
+    /// White threatens a double four at (5,2) (row and column, each blocked at one end); black
+    /// to move: only (5,2), (6,2) and (5,1) keep the game going.
+    fn double_four_threat() -> Board {
+        parse_diagram(
+            "
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . x o o o . . . . . . . . . .
+        . . . . . o . . . . . . . . .
+        . . . . . o . . . . . . . . .
+        . . . . . o . . . . . . . . .
+        . . . . . x . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . x . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . x . . . . . .
+        . . . . . . . . . . x . . . .
+        . . . . . . . . . . . . . . x",
+        )
+        .unwrap()
+        .to_board(Rule::Freestyle)
+        .unwrap()
+    }
+
     #[test]
     fn root_moves_that_allow_a_vcf_are_dropped() {
         // White threatens a double four at (5,2) (row and column, each blocked at one end).
         // Black to move: only (5,2) itself and the squares that kill one of the fours, (6,2)
         // and (5,1), keep the game going; everything else loses to white's fours.
-        let b = parse_diagram(
-            "
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . x o o o . . . . . . . . . .
-            . . . . . o . . . . . . . . .
-            . . . . . o . . . . . . . . .
-            . . . . . o . . . . . . . . .
-            . . . . . x . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . x . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . x . . . . . .
-            . . . . . . . . . . x . . . .
-            . . . . . . . . . . . . . . x",
-        )
-        .unwrap()
-        .to_board(Rule::Freestyle)
-        .unwrap();
+        let b = double_four_threat();
         assert_eq!(b.side_to_move(), Color::Black);
         let stop = AtomicBool::new(false);
         let abort = Abort {
@@ -1115,27 +1121,7 @@ mod tests {
     fn helper_threads_run_the_root_threat_searches() {
         // The double-four threat of the test above: the helper's checks publish the root moves
         // that lose, and every thread's root loop drops them (and a best move among them).
-        let b = parse_diagram(
-            "
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . x o o o . . . . . . . . . .
-            . . . . . o . . . . . . . . .
-            . . . . . o . . . . . . . . .
-            . . . . . o . . . . . . . . .
-            . . . . . x . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . x . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . x . . . . . .
-            . . . . . . . . . . x . . . .
-            . . . . . . . . . . . . . . x",
-        )
-        .unwrap()
-        .to_board(Rule::Freestyle)
-        .unwrap();
+        let b = double_four_threat();
         let limits = Limits::depth(8);
         let stop = AtomicBool::new(false);
         let abort = Abort {

@@ -17,8 +17,11 @@ use crate::pattern::Pattern;
 use crate::types::{Color, Pos};
 use ahash::AHashMap;
 
-/// Positions remembered before the table is cleared.
-const MAX_REMEMBERED: usize = 1 << 20;
+/// Positions remembered in each map before it is cleared (the old VCT's bound): by the entry
+/// sizes at most some 13 MiB for the proof-number table and 9 MiB for the first pass's memory,
+/// where a 2^20 bound could take some 50 MiB at the root's 1.5 M nodes, far beyond what a small
+/// `max_memory` leaves beside the transposition table.
+const MAX_REMEMBERED: usize = 1 << 18;
 /// VCF plies tried for the side to move at each node (the attacker's win, or the defender's
 /// counter that refutes a three).
 const NODE_VCF_PLIES: i32 = 24;
@@ -651,27 +654,32 @@ mod tests {
     use crate::notation::parse_diagram;
     use crate::rules::Rule;
 
+    /// Two open threes for black at once on (5,5); white has nothing to counter with.
+    fn three_three(rule: Rule) -> Board {
+        parse_diagram(
+            "
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . . . x x . . . . . . .
+        . . . . . . . . . . . .
+        . . . . . x . . . . . .
+        . . . . . x . . . . . .
+        . o . . . . . . . . o .
+        . . o . . . . . . . . .
+        . . . . . . . . . o . .",
+        )
+        .unwrap()
+        .to_board(rule)
+        .unwrap()
+    }
+
     #[test]
     fn finds_a_three_three_win() {
         // Black makes two open threes at once on (5,5); white has nothing to counter with.
-        let mut b = parse_diagram(
-            "
-            . . . . . . . . . . . .
-            . . . . . . . . . . . .
-            . . . . . . . . . . . .
-            . . . . . . . . . . . .
-            . . . . . . . . . . . .
-            . . . x x . . . . . . .
-            . . . . . . . . . . . .
-            . . . . . x . . . . . .
-            . . . . . x . . . . . .
-            . o . . . . . . . . o .
-            . . o . . . . . . . . .
-            . . . . . . . . . o . .",
-        )
-        .unwrap()
-        .to_board(Rule::Freestyle)
-        .unwrap();
+        let mut b = three_three(Rule::Freestyle);
         // Any winning first move will do (black may also start with a single three).
         assert!(Vct::new(200_000).solve(&mut b, 4).is_some());
     }
@@ -749,24 +757,7 @@ mod tests {
     fn black_never_attacks_through_a_foul() {
         // The freestyle win of `finds_a_three_three_win` is a double three: a foul for black
         // under renju. Whatever the solver finds there, it is not that square.
-        let mut b = parse_diagram(
-            "
-            . . . . . . . . . . . .
-            . . . . . . . . . . . .
-            . . . . . . . . . . . .
-            . . . . . . . . . . . .
-            . . . . . . . . . . . .
-            . . . x x . . . . . . .
-            . . . . . . . . . . . .
-            . . . . . x . . . . . .
-            . . . . . x . . . . . .
-            . o . . . . . . . . o .
-            . . o . . . . . . . . .
-            . . . . . . . . . o . .",
-        )
-        .unwrap()
-        .to_board(Rule::Renju)
-        .unwrap();
+        let mut b = three_three(Rule::Renju);
         assert!(b.is_foul(Color::Black, Pos::new(5, 5)));
         let m = Vct::new(200_000).solve(&mut b, 4);
         assert!(m.is_none_or(|(m, _)| m != Pos::new(5, 5)), "{m:?}");
