@@ -10,7 +10,7 @@ usage: pbrain-pentad            speak the Gomocup/Piskvork protocol on stdin/std
        pbrain-pentad bench [DEPTH [HASH_MB]] | bench --time MS | bench --make-undo
                                 search the bench positions and print the node count
        pbrain-pentad puzzles FILE [--task VCF,VCT3] [--time MS | --nodes N] [--limit N] [--verbose]
-                     [--threats-only]
+                     [--threads N] [--threats-only]
                                 solve rate and time per puzzle (JSON lines)
        pbrain-pentad analyze [MOVES | FILE.psq | FILE.sgf] [--stdin] [--rule R] [--size N|WxH]
                      [--time MS] [--depth D] [--nodes N] [--multipv K] [--threads T]

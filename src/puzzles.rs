@@ -148,19 +148,25 @@ impl Effort {
 /// Searches a win for the side to move within `time`, then plays it out against the engine's
 /// own defence to check it.
 pub fn attempt(searcher: &mut Searcher, board: &Board, time: Duration) -> Attempt {
-    attempt_with(searcher, board, Effort::Time(time))
+    attempt_with(searcher, board, Effort::Time(time), 1)
 }
 
-/// Like [`attempt`], with a time or node limit.
-pub fn attempt_with(searcher: &mut Searcher, board: &Board, effort: Effort) -> Attempt {
+/// Like [`attempt`], with a time or node limit and `threads` search threads.
+pub fn attempt_with(
+    searcher: &mut Searcher,
+    board: &Board,
+    effort: Effort,
+    threads: usize,
+) -> Attempt {
     let stop = AtomicBool::new(false);
     let start = Instant::now();
     searcher.clear();
-    let first = match effort {
+    let mut first = match effort {
         // The first search uses the whole time (soft = hard), as before.
         Effort::Time(t) => Limits::time(Budget { soft: t, hard: t }),
         Effort::Nodes(_) => effort.limits(1),
     };
+    first.threads = threads.max(1);
     let out = searcher.search(board, &first, &stop, &mut |_| {});
     let elapsed = start.elapsed();
     let claimed = out.score >= WIN_BOUND;
@@ -179,9 +185,9 @@ pub fn attempt_with(searcher: &mut Searcher, board: &Board, effort: Effort) -> A
             let mv = match first.take().or_else(|| forced_move(&b)) {
                 Some(m) => m,
                 None => {
-                    searcher
-                        .search(&b, &effort.limits(2), &stop, &mut |_| {})
-                        .best
+                    let mut limits = effort.limits(2);
+                    limits.threads = threads.max(1);
+                    searcher.search(&b, &limits, &stop, &mut |_| {}).best
                 }
             };
             if mv.is_none() || !b.is_empty(mv) || b.is_foul(mover, mv) {
@@ -226,6 +232,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     let mut limit = usize::MAX;
     let mut verbose = false;
     let mut threats_only = false;
+    let mut threads = 1;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -240,13 +247,14 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
             "--time" => time_ms = Some(it.next().context("--time needs a value")?.parse()?),
             "--nodes" => nodes = Some(it.next().context("--nodes needs a value")?.parse()?),
             "--limit" => limit = it.next().context("--limit needs a value")?.parse()?,
+            "--threads" => threads = it.next().context("--threads needs a value")?.parse()?,
             "--verbose" => verbose = true,
             "--threats-only" => threats_only = true,
             f => file = Some(f.to_string()),
         }
     }
     let Some(file) = file else {
-        bail!("usage: pbrain-pentad puzzles FILE [--task VCF,VCT3] [--time MS | --nodes N] [--limit N] [--verbose] [--threats-only]");
+        bail!("usage: pbrain-pentad puzzles FILE [--task VCF,VCT3] [--time MS | --nodes N] [--limit N] [--threads N] [--verbose] [--threats-only]");
     };
     let text = match std::fs::read_to_string(&file) {
         Ok(t) => t,
@@ -284,7 +292,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
                 Some(n) => Effort::Nodes(n),
                 None => Effort::Time(t),
             };
-            let a = attempt_with(&mut searcher, &b, effort);
+            let a = attempt_with(&mut searcher, &b, effort, threads);
             times.push(a.time.as_secs_f64() * 1000.0);
             if a.verified {
                 solved += 1;

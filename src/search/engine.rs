@@ -8,7 +8,7 @@ use crate::tt::Table;
 use crate::types::{
     is_decisive, loss_in, win_in, Bound, Color, Depth, Pos, Value, AREA, INFINITE, WIN_BOUND,
 };
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -37,6 +37,10 @@ const THREAT_NODES_PER_DEPTH: u64 = 5_000;
 const ROOT_VCT_THREATS: i32 = 8;
 const ROOT_VCT_NODES_PER_MS: u64 = 150;
 const ROOT_VCT_NODES: u64 = 1_500_000;
+/// The same for a helper thread's VCT, per millisecond of the soft limit: it runs beside the
+/// main search, so it may take about all of it (~700 k nodes a second here).
+const HELPER_VCT_NODES_PER_MS: u64 = 500;
+const HELPER_VCT_NODES: u64 = 4_000_000;
 /// Root moves checked for a VCF they let the opponent play, and the node budget of those
 /// checks per millisecond of the hard limit (capped; each move gets an equal share, at least
 /// `SAFETY_MIN_NODES`).
@@ -183,7 +187,7 @@ impl Searcher {
             moves
         } else {
             // Helper threads: thread 1 runs the threat searches while the others search, so
-            // the main search loses no time to them.
+            // the main search loses no time to them (see `Shared::run_threats`).
             threats.pending.store(true, Ordering::Release);
             moves
         };
@@ -192,6 +196,8 @@ impl Searcher {
             total_nodes: AtomicU64::new(threat_nodes),
             threats,
             deepest: Mutex::new(None),
+            main_depth: AtomicI32::new(0),
+            main_score: AtomicI32::new(0),
         };
         let tt = &self.tt;
         std::thread::scope(|s| {
@@ -282,12 +288,18 @@ struct Shared {
     threats: RootThreats,
     /// The deepest iteration any thread completed.
     deepest: Mutex<Option<Outcome>>,
+    /// The main thread's last completed depth and its score: a helper that fell behind (it ran
+    /// the threat searches first) starts its next iteration ahead of the main thread's current
+    /// one (odd helpers two deeper than the completed depth, even ones one deeper), so that
+    /// threads search different depths and the main thread finds theirs in the table.
+    main_depth: AtomicI32,
+    main_score: AtomicI32,
 }
 
 /// Results of the root threat searches when a helper thread runs them beside the main search.
 #[derive(Default)]
 struct RootThreats {
-    /// Raised while the threat searches run (never raised on one thread).
+    /// Raised while the check of the root moves runs (never raised on one thread).
     pending: AtomicBool,
     /// Raised when the VCT found a win: every thread stops.
     found: AtomicBool,
@@ -313,36 +325,54 @@ impl Shared {
         limits: &Limits,
         abort: Abort,
     ) {
-        let (win, mut nodes) = root_vct(board, limits, abort);
-        if let Some(win) = win.filter(|(_, line)| !exclude.contains(&line[0])) {
-            *self.threats.win.lock().expect("threat result") = Some(win);
+        // The safety check first: the main thread waits for it before it answers. Then the
+        // VCT, which nobody waits for: it has the whole search to find a win (a larger budget
+        // than on one thread, where it delays the main search) and gives up when the main
+        // thread is done.
+        let (kept, mut nodes) = drop_losing_moves(board, moves.to_vec(), limits, abort);
+        *self.threats.losing.lock().expect("losing moves") = moves
+            .iter()
+            .copied()
+            .filter(|m| !kept.contains(m))
+            .collect();
+        self.threats.pending.store(false, Ordering::Release);
+        let n = threat_budget_for(
+            limits,
+            limits.budget.soft,
+            HELPER_VCT_NODES_PER_MS,
+            HELPER_VCT_NODES,
+        );
+        let mut vct = Vct::new(n).with_abort(Abort {
+            deadline: abort.deadline,
+            stop: &self.done,
+        });
+        let win = vct.solve(&mut board.clone(), ROOT_VCT_THREATS);
+        nodes += vct.nodes();
+        if let Some((m, d)) = win.filter(|&(m, _)| !exclude.contains(&m)) {
+            *self.threats.win.lock().expect("threat result") = Some((2 * d + 3, vec![m]));
             self.threats.found.store(true, Ordering::Release);
-        } else {
-            let (kept, n) = drop_losing_moves(board, moves.to_vec(), limits, abort);
-            nodes += n;
-            *self.threats.losing.lock().expect("losing moves") = moves
-                .iter()
-                .copied()
-                .filter(|m| !kept.contains(m))
-                .collect();
         }
         self.total_nodes.fetch_add(nodes, Ordering::Relaxed);
-        self.threats.pending.store(false, Ordering::Release);
     }
 }
 
 /// Node budget of a root threat search: a share of the time limit, or of the depth or node
 /// limit when no clock bounds the search (so fixed-depth searches stay proportionate).
 fn threat_budget(limits: &Limits, per_ms: u64, cap: u64) -> u64 {
+    threat_budget_for(limits, limits.budget.hard, per_ms, cap)
+}
+
+/// Like [`threat_budget`], from a share of `time` instead of the hard limit.
+fn threat_budget_for(limits: &Limits, time: Duration, per_ms: u64, cap: u64) -> u64 {
     let by_limit = match (limits.max_depth, limits.max_nodes) {
         (_, Some(n)) => n / 4,
         (Some(d), None) => d.max(1) as u64 * THREAT_NODES_PER_DEPTH,
         (None, None) => cap,
     };
-    let by_time = if limits.budget.hard == Duration::MAX {
+    let by_time = if time == Duration::MAX {
         cap
     } else {
-        (limits.budget.hard.as_millis() as u64).saturating_mul(per_ms)
+        (time.as_millis() as u64).saturating_mul(per_ms)
     };
     by_time.min(by_limit).clamp(1_000, cap)
 }
@@ -518,7 +548,16 @@ impl<'a> Worker<'a> {
         let mut soft_scale = 1.0f64;
         while depth <= max_depth {
             self.drop_losing(&mut moves, &mut best);
-            let (score, mv) = self.aspiration(&mut moves, depth, best.score);
+            let mut last = best.score;
+            if self.id != 0 {
+                let ahead =
+                    self.shared.main_depth.load(Ordering::Relaxed) + 1 + (self.id as Depth & 1);
+                if ahead > depth {
+                    depth = ahead.min(max_depth);
+                    last = self.shared.main_score.load(Ordering::Relaxed);
+                }
+            }
+            let (score, mv) = self.aspiration(&mut moves, depth, last);
             if self.aborted && depth > 1 + (self.id as Depth & 1) {
                 // An interrupted iteration still improves on the last one when its first move
                 // (the previous best) was searched and another beat it.
@@ -556,6 +595,8 @@ impl<'a> Worker<'a> {
             self.flush_nodes();
             best.nodes = self.shared.total_nodes.load(Ordering::Relaxed);
             if self.id == 0 {
+                self.shared.main_score.store(best.score, Ordering::Relaxed);
+                self.shared.main_depth.store(best.depth, Ordering::Relaxed);
                 report(&Info {
                     depth,
                     seldepth: self.seldepth,
@@ -577,8 +618,8 @@ impl<'a> Worker<'a> {
                     Duration::try_from_secs_f64(self.limits.budget.soft.as_secs_f64() * soft_scale)
                         .unwrap_or(Duration::MAX)
                         .min(self.limits.budget.hard);
-                // While a helper still runs the root threat searches, searching on costs
-                // nothing: their answer is awaited anyway.
+                // While a helper still checks the root moves, searching on costs nothing:
+                // its answer is awaited anyway.
                 if self.limits.start.elapsed() >= soft
                     && !self.shared.threats.pending.load(Ordering::Acquire)
                 {
@@ -1134,6 +1175,8 @@ mod tests {
             total_nodes: AtomicU64::new(0),
             threats: RootThreats::default(),
             deepest: Mutex::new(None),
+            main_depth: AtomicI32::new(0),
+            main_score: AtomicI32::new(0),
         };
         shared.threats.pending.store(true, Ordering::Release);
         let tt = Table::new(1 << 16);
