@@ -38,7 +38,7 @@ const ROOT_VCT_THREATS: i32 = 8;
 const ROOT_VCT_NODES_PER_MS: u64 = 150;
 const ROOT_VCT_NODES: u64 = 1_500_000;
 /// The same for a helper thread's VCT, per millisecond of the soft limit: it runs beside the
-/// main search, so it may take about all of it (~700 k nodes a second here).
+/// main search, so it may take about all of it (~800 k nodes a second here).
 const HELPER_VCT_NODES_PER_MS: u64 = 500;
 const HELPER_VCT_NODES: u64 = 4_000_000;
 /// Root moves checked for a VCF they let the opponent play, and the node budget of those
@@ -316,7 +316,7 @@ impl RootThreats {
 }
 
 impl Shared {
-    /// The VCT, then the check of the root moves against the opponent's VCF; publishes both.
+    /// The check of the root moves against the opponent's VCF, then the VCT; publishes both.
     fn run_threats(
         &self,
         board: &Board,
@@ -1207,24 +1207,7 @@ mod tests {
         assert!(safe.contains(&search_threads(&b, 2, 2).best));
         // Black wins by threes: two open threes at once on (5,5). The main search alone does
         // not prove it at depth 1; the helper's VCT does.
-        let b = parse_diagram(
-            "
-            . . . . . . . . . . . .
-            . . . . . . . . . . . .
-            . . . . . . . . . . . .
-            . . . . . . . . . . . .
-            . . . . . . . . . . . .
-            . . . x x . . . . . . .
-            . . . . . . . . . . . .
-            . . . . . x . . . . . .
-            . . . . . x . . . . . .
-            . o . . . . . . . . o .
-            . . o . . . . . . . . .
-            . . . . . . . . . o . .",
-        )
-        .unwrap()
-        .to_board(Rule::Freestyle)
-        .unwrap();
+        let b = crate::search::vct::tests::three_three(Rule::Freestyle);
         for threads in [1, 2] {
             let o = search_threads(&b, 1, threads);
             assert_eq!(o.best, Pos::new(5, 5), "{threads} threads");

@@ -649,13 +649,13 @@ fn threat_moves(b: &Board, me: Color, threes: bool) -> Vec<Pos> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::notation::parse_diagram;
     use crate::rules::Rule;
 
     /// Two open threes for black at once on (5,5); white has nothing to counter with.
-    fn three_three(rule: Rule) -> Board {
+    pub(crate) fn three_three(rule: Rule) -> Board {
         parse_diagram(
             "
         . . . . . . . . . . . .
