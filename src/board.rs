@@ -106,7 +106,7 @@ const fn splitmix(state: &mut u64) -> u64 {
 }
 
 const ZOBRIST: Zobrist = {
-    let mut s = 0x5EED_0F_9E7A_Du64;
+    let mut s = 0x05EE_D0F9_E7AD_u64;
     let mut keys = [[0u64; AREA]; 3];
     let mut c = 0;
     while c < 3 {

@@ -60,7 +60,7 @@ pub fn parse_offset_moves(
                 .map_err(|_| format!("'{t}' is not a number"))
         })
         .collect::<Result<_, _>>()?;
-    if nums.len() % 2 != 0 {
+    if !nums.len().is_multiple_of(2) {
         return Err("an odd count of numbers in an offset opening".into());
     }
     let (cx, cy) = ((width / 2) as i64, (height / 2) as i64);

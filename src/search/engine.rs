@@ -818,14 +818,13 @@ impl<'a> Worker<'a> {
             }
             return v;
         }
-        if board.count(me, Threat::OpenFour) > 0 {
-            if self
+        if board.count(me, Threat::OpenFour) > 0
+            && self
                 .board
                 .squares_with(me, Threat::OpenFour)
                 .any(|q| self.board.is_legal(q))
-            {
-                return win_in(p + 3);
-            }
+        {
+            return win_in(p + 3);
         }
         if depth <= 0 {
             // A VCF tried here (every leaf with a four) cost about a ply and measured no gain at

@@ -130,7 +130,7 @@ impl<'a> Vcf<'a> {
                 return true;
             }
         }
-        if self.nodes % Abort::EVERY == 0 {
+        if self.nodes.is_multiple_of(Abort::EVERY) {
             self.aborted |= self.abort.is_some_and(|a| a.due());
         }
         if plies < 3 || self.exhausted() || !has_four_move(b, me) {

@@ -130,7 +130,7 @@ impl Rng {
         (0..len)
             .map(|_| {
                 let r = self.next();
-                if r % 4 == 0 {
+                if r.is_multiple_of(4) {
                     (r >> 8) as u8 % 16
                 } else {
                     (r >> 8) as u8
