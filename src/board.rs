@@ -409,6 +409,12 @@ impl Board {
         self.threat(color, p) == Threat::Five
     }
 
+    /// The hash the position would have after the side to move plays `p`.
+    #[inline]
+    pub fn hash_after(&self, p: Pos) -> u64 {
+        self.hash ^ zkey(Cell::stone(self.side), p) ^ ZOBRIST.side
+    }
+
     /// The side to move plays `p` (an empty on-board square).
     pub fn play(&mut self, p: Pos) {
         let c = self.side;
@@ -950,6 +956,23 @@ mod tests {
             let t = Threat::classify(pats);
             let index: u32 = digits.iter().map(|&d| CLASS_WEIGHT[d]).sum();
             assert_eq!(THREAT_OF[index as usize], t as u8, "{pats:?}");
+        }
+    }
+
+    /// `hash_after` foretells the hash of every move, whoever is to move.
+    #[test]
+    fn hash_after_is_the_hash_once_played() {
+        let mut b = Board::new(9, 7, Rule::Freestyle).unwrap();
+        for (x, y) in [(4, 3), (5, 3), (3, 2), (0, 0), (8, 6)] {
+            for q in (0..7).flat_map(|y| (0..9).map(move |x| Pos::new(x, y))) {
+                if b.is_empty(q) {
+                    let foretold = b.hash_after(q);
+                    b.play(q);
+                    assert_eq!(b.hash(), foretold, "{q:?}");
+                    b.undo();
+                }
+            }
+            b.play(Pos::new(x, y));
         }
     }
 }

@@ -25,8 +25,11 @@ const MAX_REMEMBERED: usize = 1 << 18;
 /// VCF plies tried for the side to move at each node (the attacker's win, or the defender's
 /// counter that refutes a three).
 const NODE_VCF_PLIES: i32 = 24;
-/// Node budget of each of those VCF searches.
-const NODE_VCF_NODES: u64 = 150;
+/// Node budget of each of those VCF searches. Small: a longer counter-VCF of the defender is
+/// still found by the tree (its fours are among the defences), and the nodes saved go to the
+/// tree. On the shared VCT set at 2.5 M nodes the solver claimed 270, 270, 269, 265 and 261 of
+/// 349 with budgets of 10, 20, 30, 60 and 150.
+const NODE_VCF_NODES: u64 = 20;
 /// Deepest line searched, in plies from the root.
 const MAX_PLIES: i32 = 80;
 /// Proof and disproof numbers: "infinite" (solved) and the cap of sums below it.
@@ -35,17 +38,23 @@ const CAP: u32 = u32::MAX - 1;
 
 /// Share of the node budget (in percent) of the first pass, an iterative deepening search over
 /// fours and threes; the second pass, a proof-number search, also tries quiet moves that
-/// threaten a VCF (see `quiet_moves`).
-const DEEPENING_PCT: u64 = 40;
+/// threaten a VCF (see `quiet_moves`). The proof-number pass finds more: on the shared VCT set
+/// the solver alone claimed 271, 270, 267 and 256 of 349 at 4 M nodes with a first pass of 0,
+/// 15, 40 and 70%; at 500 k nodes 210, 217 and 216 with 0, 15 and 40% (node VCFs of 150).
+const DEEPENING_PCT: u64 = 15;
 /// Quiet moves tried at a node, by shape value.
 const MAX_QUIET_MOVES: usize = 8;
 
-/// Proof and disproof number of a position, and the plies to the five once proven.
+/// Proof and disproof number of a position, the plies to the five once proven, and the
+/// attacker's threes on the way to a disproven one.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     pn: u32,
     dn: u32,
     plies: u16,
+    /// A disproof holds only within the threes the attacker had left: reached with more to
+    /// spend (fewer threes on the way), the position is searched again. A proof always holds.
+    threes: u8,
 }
 
 impl Entry {
@@ -53,11 +62,13 @@ impl Entry {
         pn: 0,
         dn: INF,
         plies: 0,
+        threes: 0,
     };
     const DISPROVEN: Entry = Entry {
         pn: INF,
         dn: 0,
         plies: 0,
+        threes: 0,
     };
     fn proven(plies: i32) -> Entry {
         Entry {
@@ -426,10 +437,19 @@ impl<'a> Vct<'a> {
         }
     }
 
+    /// The remembered entry of a position reached with `threes` threes, unless it is a
+    /// disproof that more threes might overturn.
+    fn remembered(&self, key: u64, threes: i32) -> Option<Entry> {
+        self.table
+            .get(&key)
+            .copied()
+            .filter(|e| e.dn != 0 || threes >= e.threes as i32)
+    }
+
     /// The entry a fresh child starts with: solved, or numbers from its number of moves.
     fn initial(&mut self, b: &mut Board, threes: i32, ply: i32) -> Entry {
         let key = b.hash();
-        if let Some(&e) = self.table.get(&key) {
+        if let Some(e) = self.remembered(key, threes) {
             return e;
         }
         let or = b.side_to_move() == self.attacker;
@@ -443,23 +463,29 @@ impl<'a> Vct<'a> {
                         pn: 1,
                         dn: n,
                         plies: 0,
+                        threes: 0,
                     }
                 } else {
                     Entry {
                         pn: n,
                         dn: 1,
                         plies: 0,
+                        threes: 0,
                     }
                 }
             }
         };
-        self.store(key, e);
+        self.store(key, e, threes);
         e
     }
 
-    fn store(&mut self, key: u64, e: Entry) {
+    /// Remembers the entry of a position reached with `threes` threes of the attacker.
+    fn store(&mut self, key: u64, mut e: Entry, threes: i32) {
         if self.table.len() >= MAX_REMEMBERED {
             self.table.clear();
+        }
+        if e.dn == 0 {
+            e.threes = threes.clamp(0, u8::MAX as i32) as u8;
         }
         self.table.insert(key, e);
     }
@@ -472,11 +498,11 @@ impl<'a> Vct<'a> {
         let moves = match self.evaluate(b, or, threes, ply) {
             Eval::Proven(p) => {
                 let e = Entry::proven(p);
-                self.store(key, e);
+                self.store(key, e, threes);
                 return e;
             }
             Eval::Disproven => {
-                self.store(key, Entry::DISPROVEN);
+                self.store(key, Entry::DISPROVEN, threes);
                 return Entry::DISPROVEN;
             }
             Eval::Open(m) => m,
@@ -485,14 +511,22 @@ impl<'a> Vct<'a> {
         // Each child with its entry and the threes counted on reaching it.
         let mut kids: Vec<(Pos, Entry, i32)> = Vec::with_capacity(moves.len());
         for m in moves {
-            b.play(m);
-            let t = if or && b.count(att, Threat::Five) == 0 {
+            // An attacker's move that makes no four is a three (or a quiet threat).
+            let t = if or && !makes_four(b.threat(att, m)) {
                 threes + 1
             } else {
                 threes
             };
-            let e = self.initial(b, t, ply + 1);
-            b.undo();
+            // A child already in the table needs no move played.
+            let e = match self.remembered(b.hash_after(m), t) {
+                Some(e) => e,
+                None => {
+                    b.play(m);
+                    let e = self.initial(b, t, ply + 1);
+                    b.undo();
+                    e
+                }
+            };
             kids.push((m, e, t));
             // A proven move at an OR node (a refutation at an AND node) settles it.
             if (or && e.pn == 0) || (!or && e.dn == 0) {
@@ -506,7 +540,7 @@ impl<'a> Vct<'a> {
                     // An unfinished search leaves its estimate.
                     e.plies = 0;
                 }
-                self.store(key, e);
+                self.store(key, e, threes);
                 return e;
             }
             // The most promising child (smallest proof number at an OR node, smallest
@@ -540,6 +574,11 @@ impl<'a> Vct<'a> {
             kids[best].1 = r;
         }
     }
+}
+
+/// True for a threat class whose move makes a four.
+fn makes_four(t: Threat) -> bool {
+    matches!(t, Threat::Block4 | Threat::FourThree | Threat::OpenFour)
 }
 
 fn sat(v: u64) -> u32 {
@@ -577,6 +616,7 @@ fn combine(kids: &[(Pos, Entry, i32)], or: bool) -> Entry {
         pn,
         dn,
         plies: if pn == 0 { plies.saturating_add(1) } else { 0 },
+        threes: 0,
     }
 }
 
