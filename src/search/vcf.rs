@@ -251,8 +251,9 @@ pub fn has_four_move(b: &Board, color: Color) -> bool {
         > 0
 }
 
+/// True for a threat class whose move makes a four.
 #[inline]
-fn is_four(t: Threat) -> bool {
+pub(crate) fn is_four(t: Threat) -> bool {
     matches!(t, Threat::Block4 | Threat::FourThree | Threat::OpenFour)
 }
 

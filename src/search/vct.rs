@@ -446,12 +446,10 @@ impl<'a> Vct<'a> {
             .filter(|e| e.dn != 0 || threes >= e.threes as i32)
     }
 
-    /// The entry a fresh child starts with: solved, or numbers from its number of moves.
+    /// The entry a fresh child (not in the table) starts with: solved, or numbers from its
+    /// number of moves.
     fn initial(&mut self, b: &mut Board, threes: i32, ply: i32) -> Entry {
         let key = b.hash();
-        if let Some(e) = self.remembered(key, threes) {
-            return e;
-        }
         let or = b.side_to_move() == self.attacker;
         let e = match self.evaluate(b, or, threes, ply) {
             Eval::Proven(p) => Entry::proven(p),
@@ -512,7 +510,7 @@ impl<'a> Vct<'a> {
         let mut kids: Vec<(Pos, Entry, i32)> = Vec::with_capacity(moves.len());
         for m in moves {
             // An attacker's move that makes no four is a three (or a quiet threat).
-            let t = if or && !makes_four(b.threat(att, m)) {
+            let t = if or && !super::vcf::is_four(b.threat(att, m)) {
                 threes + 1
             } else {
                 threes
@@ -574,11 +572,6 @@ impl<'a> Vct<'a> {
             kids[best].1 = r;
         }
     }
-}
-
-/// True for a threat class whose move makes a four.
-fn makes_four(t: Threat) -> bool {
-    matches!(t, Threat::Block4 | Threat::FourThree | Threat::OpenFour)
 }
 
 fn sat(v: u64) -> u32 {
