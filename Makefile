@@ -8,7 +8,7 @@ WINDOWS_TARGET := x86_64-pc-windows-gnu
 WINDOWS_EXE    := $(TARGET_DIR)/$(WINDOWS_TARGET)/release/pbrain-pentad.exe
 
 .PHONY: build run test unit protocol-test bench release windows lint clean
-.PHONY: fuzz fuzz-long stress memory windows-test tune
+.PHONY: fuzz fuzz-long stress memory windows-test tune accept-puzzles accept-match
 
 build:
 	$(CARGO) build --release --workspace
@@ -63,6 +63,16 @@ TUNE_GAMES ?= 1000
 TUNE_TURN ?= 40
 tune: build
 	tools/tune.sh $(TUNE_GAMES) $(TUNE_TURN) $(TARGET_DIR)/tune
+
+# The strength issue's acceptance figures (tools/accept.sh; skipped without ../shared): the
+# tactical set's solve rates against the targets (about 30 minutes, timed: an idle machine),
+# and the match against the engine before the strength work (ACCEPT_GAMES, default 80;
+# ACCEPT_THREADS, default 1; ACCEPT_SEED; BASE_COMMIT, default 744de27).
+accept-puzzles: build
+	tools/accept.sh puzzles $(SHARED)
+
+accept-match: build
+	tools/accept.sh match $(SHARED)
 
 # Peak resident memory of the release engine under max_memory 16..350 MiB, 1 and 2 threads.
 memory:
