@@ -10,11 +10,12 @@
 #   run it on an idle machine.
 # match: the release engine against the engine as it stood before the strength work
 #   (BASE_COMMIT, default 744de27, built from this repository's history into
-#   <target dir>/accept-base), 15x15 freestyle, 60 s a game and 1 s a move, balanced openings:
-#   ACCEPT_GAMES games (default 80), ACCEPT_THREADS search threads each (default 1; with 1 two
-#   games run at once, with more one game at a time, so no engine waits for a core),
-#   ACCEPT_SEED (default 1). Prints the runner's tables (Elo, time losses, crashes, illegal
-#   moves, clocks, memory). About 10 minutes per 40 games at one thread.
+#   <target dir>/accept-base-<commit>, once per commit), 15x15 freestyle, 60 s a game and
+#   1 s a move, balanced openings: ACCEPT_GAMES games (default 80), ACCEPT_THREADS search
+#   threads each (default 1; with 1 two games run at once, with more one game at a time, so
+#   no engine waits for a core), ACCEPT_SEED (default 1). Prints the runner's tables (Elo,
+#   time losses, crashes, illegal moves, clocks, memory). About 10 minutes per 40 games at
+#   one thread.
 #
 # Without ../shared (or SHARED) both stop with a message and exit 0.
 set -euo pipefail
@@ -54,7 +55,7 @@ match)
         exit 0
     fi
     base_commit=${BASE_COMMIT:-744de27}
-    base_dir="$td/accept-base"
+    base_dir="$td/accept-base-$base_commit"
     if [ ! -x "$base_dir/target/release/pbrain-pentad" ]; then
         rm -rf "$base_dir"
         mkdir -p "$base_dir"
