@@ -939,7 +939,10 @@ impl<'a> Worker<'a> {
         let b = &self.board;
         let me = b.side_to_move();
         let opp = me.opp();
-        let must_defend = b.count(opp, Threat::OpenFour) > 0;
+        // Renju: a black three whose open-four square is a foul threatens nothing.
+        let must_defend = b.count(opp, Threat::OpenFour) > 0
+            && b.squares_with(opp, Threat::OpenFour)
+                .any(|q| !b.is_foul(opp, q));
         let mut scored: Vec<(i32, Pos, bool)> = Vec::with_capacity(64);
         for q in self.candidates() {
             let mine = b.threat(me, q);
@@ -1155,6 +1158,63 @@ mod tests {
         let mut limits = Limits::depth(depth);
         limits.threads = threads;
         s.search(b, &limits, &AtomicBool::new(false), &mut |_| {})
+    }
+
+    /// Black's three on row 7 (6..8) whose open-four squares (5,7) and (9,7) are both double
+    /// fours with black's closed threes on columns 5 and 9: a foul under renju. White to move.
+    fn fake_three(rule: Rule) -> Board {
+        parse_diagram(
+            "
+            . . . . . . . . . . . . . . .
+            . o . . . . . . . . . . . o .
+            . . o . . . . . . . . . . . .
+            . . . . . o . . . . . . . . .
+            . . . . . x . . . . . . . . .
+            . . . . . x . . . . . . . . .
+            . . . . . x . . . . . . . . .
+            . . . . . . x x x . . . . . .
+            . . . . . . . . . x . . . . .
+            . . . . . . . . . x . . . . .
+            . . . . . . . . . x . . . . .
+            . . . . . . . . . o . . . . .
+            . . . . . . . . . . . . o . .
+            . o . . . . . . . . . . . o .
+            . . . . . . . . . . . . . . .",
+        )
+        .unwrap()
+        .to_board(rule)
+        .unwrap()
+    }
+
+    #[test]
+    fn a_three_that_can_only_become_a_foul_forces_no_defence() {
+        // Renju: black's double four is a foul (RIF rules), so this three can never become an
+        // open four and white may play anywhere; under freestyle white must stop it (or make a
+        // four).
+        let quiet = |rule: Rule| {
+            let b = fake_three(rule);
+            assert_eq!(b.side_to_move(), Color::White);
+            let limits = Limits::depth(3);
+            let stop = AtomicBool::new(false);
+            let shared = Shared {
+                done: AtomicBool::new(false),
+                total_nodes: AtomicU64::new(0),
+                threats: RootThreats::default(),
+                deepest: Mutex::new(None),
+                main_depth: AtomicI32::new(0),
+                main_score: AtomicI32::new(0),
+            };
+            let tt = Table::new(1 << 16);
+            let w = Worker::new(b.clone(), &tt, &limits, &stop, &shared, 0);
+            w.generate(1, Pos::NONE, 3)
+                .iter()
+                .filter(|&&(q, _)| b.threat(Color::Black, q) < Threat::Block4)
+                .count()
+        };
+        let b = fake_three(Rule::Renju);
+        assert!(b.is_foul(Color::Black, Pos::new(5, 7)) && b.is_foul(Color::Black, Pos::new(9, 7)));
+        assert!(quiet(Rule::Renju) > 0);
+        assert_eq!(quiet(Rule::Freestyle), 0);
     }
 
     #[test]
