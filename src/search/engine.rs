@@ -22,7 +22,8 @@ const LMR_FULL_MOVES: usize = 3;
 const LMR_MIN_DEPTH: Depth = 3;
 /// Quiet moves kept at a node beyond the threats, by shape value (the rest cannot matter soon):
 /// `LMP_BASE + LMP_PER_DEPTH2 * depth²`, at most `MAX_QUIET_MOVES` (late-move pruning: near the
-/// leaves only the best-shaped quiet moves can change the score; 8 at depth 1, 14 at depth 2).
+/// leaves only the best-shaped quiet moves can change the score; 8 at depth 1, 14 at depth 2),
+/// unless every move searched loses.
 const MAX_QUIET_MOVES: usize = 24;
 const LMP_BASE: usize = 6;
 const LMP_PER_DEPTH2: usize = 2;
@@ -863,7 +864,13 @@ impl<'a> Worker<'a> {
         let mut best_value = -INFINITE;
         let mut best_move = Pos::NONE;
         let orig_alpha = alpha;
-        for (i, &(mv, quiet)) in moves.iter().enumerate() {
+        for (i, &(mv, quiet, late)) in moves.iter().enumerate() {
+            // A late quiet move is pruned only while some move searched does not lose: a
+            // loss proven with moves left unsearched is no proof (the pruned move may be the
+            // one defence), and a false mate score would stand for good in the table.
+            if late && best_value > -WIN_BOUND {
+                continue;
+            }
             self.board.play(mv);
             let mut v;
             if i == 0 {
@@ -933,9 +940,10 @@ impl<'a> Worker<'a> {
         self.board.candidates().collect()
     }
 
-    /// Moves to search, best first, each flagged quiet (reducible) or not. Against a threat to
-    /// make an open four only our fours and the squares that stop it are searched.
-    fn generate(&self, ply: usize, tt_move: Pos, depth: Depth) -> Vec<(Pos, bool)> {
+    /// Moves to search, best first, each flagged quiet (reducible) or not, and late (a quiet
+    /// move beyond the late-move pruning count). Against a threat to make an open four only our
+    /// fours and the squares that stop it are searched.
+    fn generate(&self, ply: usize, tt_move: Pos, depth: Depth) -> Vec<(Pos, bool, bool)> {
         let b = &self.board;
         let me = b.side_to_move();
         let opp = me.opp();
@@ -970,15 +978,10 @@ impl<'a> Worker<'a> {
             MAX_QUIET_MOVES.min(LMP_BASE + LMP_PER_DEPTH2 * (depth.max(0) as usize).pow(2));
         scored
             .into_iter()
-            .filter(|&(_, _, quiet)| {
-                if quiet {
-                    quiet_seen += 1;
-                    quiet_seen <= max_quiet
-                } else {
-                    true
-                }
+            .map(|(_, q, quiet)| {
+                quiet_seen += quiet as usize;
+                (q, quiet, quiet && quiet_seen > max_quiet)
             })
-            .map(|(_, q, quiet)| (q, quiet))
             .collect()
     }
 
@@ -1208,13 +1211,44 @@ mod tests {
             let w = Worker::new(b.clone(), &tt, &limits, &stop, &shared, 0);
             w.generate(1, Pos::NONE, 3)
                 .iter()
-                .filter(|&&(q, _)| b.threat(Color::Black, q) < Threat::Block4)
+                .filter(|&&(q, _, _)| b.threat(Color::Black, q) < Threat::Block4)
                 .count()
         };
         let b = fake_three(Rule::Renju);
         assert!(b.is_foul(Color::Black, Pos::new(5, 7)) && b.is_foul(Color::Black, Pos::new(9, 7)));
         assert!(quiet(Rule::Renju) > 0);
         assert_eq!(quiet(Rule::Freestyle), 0);
+    }
+
+    #[test]
+    fn late_quiet_moves_are_flagged_not_dropped() {
+        // Late-move pruning happens in the search loop (only while a move searched does not
+        // lose), so the generator keeps every candidate and flags the quiet moves past the
+        // count: 8 at depth 1. Two black twos, nothing forced.
+        let b = crate::search::vct::tests::three_three(Rule::Freestyle);
+        let limits = Limits::depth(1);
+        let stop = AtomicBool::new(false);
+        let shared = Shared {
+            done: AtomicBool::new(false),
+            total_nodes: AtomicU64::new(0),
+            threats: RootThreats::default(),
+            deepest: Mutex::new(None),
+            main_depth: AtomicI32::new(0),
+            main_score: AtomicI32::new(0),
+        };
+        let tt = Table::new(1 << 16);
+        let w = Worker::new(b.clone(), &tt, &limits, &stop, &shared, 0);
+        let moves = w.generate(1, Pos::NONE, 1);
+        assert_eq!(
+            moves.len(),
+            b.candidates().filter(|&q| b.is_legal(q)).count()
+        );
+        let kept = moves.iter().filter(|&&(_, q, late)| q && !late).count();
+        assert_eq!(kept, LMP_BASE + LMP_PER_DEPTH2);
+        assert!(moves.iter().any(|&(_, _, late)| late));
+        // Late moves come after the kept ones and are all quiet.
+        let first_late = moves.iter().position(|&(_, _, late)| late).unwrap();
+        assert!(moves[first_late..].iter().all(|&(_, q, late)| late || !q));
     }
 
     #[test]
