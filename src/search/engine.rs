@@ -1,7 +1,7 @@
 //! Iterative deepening PVS with a shared table, threat-aware move generation and Lazy SMP.
 
 use super::vcf::{Abort, Vcf};
-use super::vct::Vct;
+use super::vct::{Proofs, Vct};
 use super::{legal_moves, stopped, Info, Limits, Outcome};
 use crate::board::{Board, Threat};
 use crate::tt::Table;
@@ -68,6 +68,8 @@ const ORDER_ATTACK_WEIGHT: i32 = 5;
 /// Owns the transposition table and runs searches.
 pub struct Searcher {
     tt: Table,
+    /// The last win a VCT proved: the next searches of the game play it out from here.
+    proofs: Mutex<Proofs>,
 }
 
 impl Searcher {
@@ -75,6 +77,7 @@ impl Searcher {
     pub fn new(hash_bytes: usize) -> Searcher {
         Searcher {
             tt: Table::new(hash_bytes),
+            proofs: Mutex::new(Proofs::default()),
         }
     }
     /// Replaces the table by one of at most `hash_bytes` (the old one is freed first).
@@ -86,9 +89,10 @@ impl Searcher {
     pub fn hash_bytes(&self) -> usize {
         self.tt.bytes()
     }
-    /// Empties the table.
+    /// Empties the table and forgets the kept proof.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.proofs.get_mut().expect("proofs").clear();
     }
     /// Share of the table written by the last search, in permille.
     pub fn hash_usage_permille(&self) -> u32 {
@@ -149,6 +153,15 @@ impl Searcher {
         if let Some((plies, line)) = found {
             return forced_win(limits, plies, line, threat_nodes, report);
         }
+        // A move into a position an earlier VCT proved lost for the opponent.
+        let proven = self
+            .proofs
+            .lock()
+            .expect("proofs")
+            .winning_move(board, &moves);
+        if let Some((m, plies)) = proven {
+            return forced_win(limits, plies, vec![m], threat_nodes, report);
+        }
         // Moves that need no search: the only legal move, a win on the spot, the only block.
         if moves.len() == 1 || limits.budget.hard.is_zero() {
             let best = if moves.len() == 1 { moves[0] } else { fallback };
@@ -178,7 +191,7 @@ impl Searcher {
         let threats = RootThreats::default();
         let moves = if threads == 1 {
             // One thread: the threat searches first, then the main search.
-            let (win, nodes) = root_vct(board, limits, abort);
+            let (win, nodes) = root_vct(board, limits, abort, &self.proofs);
             threat_nodes += nodes;
             if let Some((plies, line)) = win.filter(|(_, line)| !exclude.contains(&line[0])) {
                 return forced_win(limits, plies, line, threat_nodes, report);
@@ -201,6 +214,7 @@ impl Searcher {
             main_score: AtomicI32::new(0),
         };
         let tt = &self.tt;
+        let proofs = &self.proofs;
         std::thread::scope(|s| {
             for id in 1..threads {
                 let shared = &shared;
@@ -210,7 +224,7 @@ impl Searcher {
                     .stack_size(8 << 20)
                     .spawn_scoped(s, move || {
                         if id == 1 {
-                            shared.run_threats(&board, &moves, exclude, limits, abort);
+                            shared.run_threats(&board, &moves, exclude, limits, abort, proofs);
                         }
                         let mut w = Worker::new(board, tt, limits, stop, shared, id);
                         w.iterate(moves, &mut |_| {});
@@ -269,13 +283,21 @@ fn forced_win(
 }
 
 /// The VCT tried at the root: a win (plies, line) and the nodes spent.
-fn root_vct(board: &Board, limits: &Limits, abort: Abort) -> (Option<(i32, Vec<Pos>)>, u64) {
+fn root_vct(
+    board: &Board,
+    limits: &Limits,
+    abort: Abort,
+    proofs: &Mutex<Proofs>,
+) -> (Option<(i32, Vec<Pos>)>, u64) {
     let n = threat_budget(limits, ROOT_VCT_NODES_PER_MS, ROOT_VCT_NODES);
     let mut vct = Vct::new(n).with_abort(abort);
     // A win by threats takes at most two plies per threat, plus the final four and five.
     let r = vct
         .solve(&mut board.clone(), ROOT_VCT_THREATS)
         .map(|(m, d)| (2 * d + 3, vec![m]));
+    if r.is_some() {
+        vct.keep_proof(board, &mut proofs.lock().expect("proofs"));
+    }
     (r, vct.nodes())
 }
 
@@ -325,6 +347,7 @@ impl Shared {
         exclude: &[Pos],
         limits: &Limits,
         abort: Abort,
+        proofs: &Mutex<Proofs>,
     ) {
         // The safety check first: the main thread waits for it before it answers. Then the
         // VCT, which nobody waits for: it has the whole search to find a win (a larger budget
@@ -349,6 +372,9 @@ impl Shared {
         });
         let win = vct.solve(&mut board.clone(), ROOT_VCT_THREATS);
         nodes += vct.nodes();
+        if win.is_some() {
+            vct.keep_proof(board, &mut proofs.lock().expect("proofs"));
+        }
         if let Some((m, d)) = win.filter(|&(m, _)| !exclude.contains(&m)) {
             *self.threats.win.lock().expect("threat result") = Some((2 * d + 3, vec![m]));
             self.threats.found.store(true, Ordering::Release);
@@ -1033,6 +1059,42 @@ mod tests {
         )
     }
 
+    fn by_nodes(n: u64) -> Limits {
+        Limits {
+            max_nodes: Some(n),
+            ..Limits::time(crate::time::Budget::UNLIMITED)
+        }
+    }
+
+    #[test]
+    fn a_proven_win_is_played_on_without_proving_it_again() {
+        let mut b = crate::search::vct::tests::quiet_start_win();
+        let stop = AtomicBool::new(false);
+        let mut s = Searcher::new(1 << 20);
+        let o = s.search(&b, &by_nodes(2_000_000), &stop, &mut |_| {});
+        assert!(o.score >= WIN_BOUND, "{}", o.score);
+        b.play(o.best);
+        // After any answer of black the proof holds on; a search with 400 nodes (100 for its
+        // threat searches) finds the next winning move only in it.
+        let answers: Vec<Pos> = b.candidates().filter(|&q| b.is_legal(q)).collect();
+        let mut kept = Vec::new();
+        for q in answers {
+            b.play(q);
+            let fresh = Searcher::new(1 << 20).search(&b, &by_nodes(400), &stop, &mut |_| {});
+            if fresh.score < WIN_BOUND {
+                let o = s.search(&b, &by_nodes(400), &stop, &mut |_| {});
+                assert!(o.score >= WIN_BOUND, "after {q}: {}", o.score);
+                kept.push(q);
+            }
+            b.undo();
+        }
+        assert!(!kept.is_empty());
+        // A cleared searcher forgets it.
+        s.clear();
+        b.play(kept[0]);
+        assert!(s.search(&b, &by_nodes(400), &stop, &mut |_| {}).score < WIN_BOUND);
+    }
+
     #[test]
     fn takes_a_win_in_one() {
         let o = search(
@@ -1287,7 +1349,7 @@ mod tests {
         // Nothing to drop while the checks run.
         w.drop_losing(&mut ms, &mut best);
         assert_eq!(ms, moves);
-        shared.run_threats(&b, &moves, &[], &limits, abort);
+        shared.run_threats(&b, &moves, &[], &limits, abort, &Mutex::default());
         assert!(!shared.threats.pending.load(Ordering::Acquire));
         assert!(shared.threats.win.lock().unwrap().is_none());
         let losing = shared.threats.losing.lock().unwrap().clone();

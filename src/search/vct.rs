@@ -14,6 +14,7 @@
 use super::vcf::{Abort, Vcf};
 use crate::board::{Board, Threat};
 use crate::pattern::Pattern;
+use crate::rules::Rule;
 use crate::types::{Color, Pos};
 use ahash::AHashMap;
 
@@ -76,6 +77,60 @@ impl Entry {
             ..Entry::PROVEN
         }
     }
+}
+
+/// Positions kept from the last proven VCT: a proof-number search proves a win for every
+/// defence, so the positions after the defender's answers are proven too, and the attacker's
+/// next searches find their winning move here instead of proving it again within their (often
+/// smaller) budget.
+const MAX_PROOF_POSITIONS: usize = 1 << 16;
+
+/// Positions proven lost for the side to move by a VCT of the opponent, with the plies to the
+/// five: the defender's positions of the last proof-number proof (under one rule and board
+/// size). A position is a fact of the stones and the side to move, so the store outlives the
+/// search that proved it, takebacks and new games alike.
+#[derive(Default)]
+pub struct Proofs {
+    lost: AHashMap<u64, u16>,
+    board: Option<(Rule, usize, usize)>,
+}
+
+impl Proofs {
+    /// Forgets every proof.
+    pub fn clear(&mut self) {
+        self.lost.clear();
+        self.board = None;
+    }
+
+    /// Positions stored.
+    pub fn len(&self) -> usize {
+        self.lost.len()
+    }
+
+    /// No position stored.
+    pub fn is_empty(&self) -> bool {
+        self.lost.is_empty()
+    }
+
+    /// The move of `moves` after which the opponent is proven lost, the quickest win first
+    /// (ties by square), with the plies to the five counted from `b`.
+    pub fn winning_move(&self, b: &Board, moves: &[Pos]) -> Option<(Pos, i32)> {
+        if self.board != Some(shape(b)) {
+            return None;
+        }
+        moves
+            .iter()
+            .filter_map(|&m| {
+                let plies = *self.lost.get(&b.hash_after(m))?;
+                Some((plies as i32 + 1, m))
+            })
+            .min()
+            .map(|(plies, m)| (m, plies))
+    }
+}
+
+fn shape(b: &Board) -> (Rule, usize, usize) {
+    (b.rule(), b.width(), b.height())
 }
 
 /// What a node is before it is searched.
@@ -166,6 +221,60 @@ impl<'a> Vct<'a> {
         }
         self.max_nodes = budget;
         found
+    }
+
+    /// Replaces `into` by the defender's positions of the last proof, when the last call
+    /// proved the root of `b` by its proof-number pass (the first pass keeps no proof).
+    pub fn keep_proof(&self, b: &Board, into: &mut Proofs) {
+        let proven = |k: u64| self.table.get(&k).is_some_and(|e| e.pn == 0);
+        if b.side_to_move() != self.attacker || !proven(b.hash()) {
+            return;
+        }
+        let start = std::time::Instant::now();
+        into.clear();
+        into.board = Some(shape(b));
+        self.collect(&mut b.clone(), &mut into.lost);
+        log::debug!(
+            "proof kept: {} positions in {:?}",
+            into.lost.len(),
+            start.elapsed()
+        );
+    }
+
+    /// The proof below a proven position: at the attacker's turn its quickest proven move
+    /// (ties by square), at the defender's every proven answer.
+    fn collect(&self, b: &mut Board, lost: &mut AHashMap<u64, u16>) {
+        if lost.len() >= MAX_PROOF_POSITIONS {
+            return;
+        }
+        let me = b.side_to_move();
+        let entry = |k: u64| self.table.get(&k).copied().filter(|e| e.pn == 0);
+        if me == self.attacker {
+            let best = b
+                .squares()
+                .filter(|&q| b.is_empty(q) && !b.is_foul(me, q))
+                .filter_map(|q| entry(b.hash_after(q)).map(|e| (e.plies, q)))
+                .min();
+            if let Some((_, q)) = best {
+                b.play(q);
+                self.collect(b, lost);
+                b.undo();
+            }
+        } else {
+            let Some(e) = entry(b.hash()) else { return };
+            if lost.insert(b.hash(), e.plies).is_some() {
+                return;
+            }
+            let answers: Vec<Pos> = b
+                .squares()
+                .filter(|&q| b.is_empty(q) && !b.is_foul(me, q) && entry(b.hash_after(q)).is_some())
+                .collect();
+            for q in answers {
+                b.play(q);
+                self.collect(b, lost);
+                b.undo();
+            }
+        }
     }
 
     fn solve_pass(&mut self, b: &mut Board) -> Option<(Pos, i32)> {
@@ -769,10 +878,9 @@ pub(crate) mod tests {
         assert!(Vct::new(300_000).solve(&mut b, 8).is_none());
     }
 
-    #[test]
-    fn finds_a_win_that_starts_with_a_quiet_move() {
-        // White's win starts with 6,7: two open twos, neither a four nor a three, after which
-        // white threatens a VCF that no defence stops.
+    /// White to move wins by a quiet move first (6,7: two open twos, neither a four nor a
+    /// three), after which white threatens a VCF that no defence stops.
+    pub(crate) fn quiet_start_win() -> Board {
         let rows = [
             ". . . . . . . . . . x . . . .",
             ". . . . . . . . x o . . . . .",
@@ -780,10 +888,62 @@ pub(crate) mod tests {
             ". . . . . x o o . x . . . . .",
             ". . . . . . . x . . o . . . .",
         ];
-        let mut b = board15(rows, Rule::Renju);
+        board15(rows, Rule::Renju)
+    }
+
+    #[test]
+    fn finds_a_win_that_starts_with_a_quiet_move() {
+        let mut b = quiet_start_win();
         assert_eq!(b.side_to_move(), Color::White);
         let (m, _) = Vct::new(300_000).solve(&mut b, 8).expect("a win");
         assert!(b.threat(Color::White, m) < Threat::Flex3, "{m}");
+    }
+
+    /// Plays the kept proof out from `b` (attacker to move) against every answer near the
+    /// stones: the attacker's move comes from the store, else it has a five or a VCF.
+    fn play_out(b: &mut Board, proofs: &Proofs, positions: &mut usize) {
+        let me = b.side_to_move();
+        if b.count(me, Threat::Five) > 0 {
+            return;
+        }
+        let moves: Vec<Pos> = b.squares().filter(|&q| b.is_legal(q)).collect();
+        let Some((m, _)) = proofs.winning_move(b, &moves) else {
+            assert!(
+                Vcf::new(20_000).solve(b, 40).is_some(),
+                "no win kept or by fours"
+            );
+            return;
+        };
+        *positions += 1;
+        b.play(m);
+        let answers: Vec<Pos> = b.candidates().filter(|&q| b.is_legal(q)).collect();
+        for q in answers {
+            b.play(q);
+            play_out(b, proofs, positions);
+            b.undo();
+        }
+        b.undo();
+    }
+
+    #[test]
+    fn a_kept_proof_wins_against_every_defence() {
+        let mut b = quiet_start_win();
+        let mut vct = Vct::new(300_000);
+        let (m, _) = vct.solve(&mut b, 8).expect("a win");
+        let mut proofs = Proofs::default();
+        vct.keep_proof(&b, &mut proofs);
+        let all: Vec<Pos> = b.squares().filter(|&q| b.is_legal(q)).collect();
+        assert_eq!(proofs.winning_move(&b, &all).map(|(q, _)| q), Some(m));
+        let mut positions = 0;
+        play_out(&mut b, &proofs, &mut positions);
+        // The proof goes past its first move: the attacker's later moves come from it too.
+        assert!(positions > 1, "{positions}");
+        // Another rule or board is not answered from it.
+        let mut other = b.clone();
+        other.set_rule(Rule::Freestyle);
+        assert_eq!(proofs.winning_move(&other, &all), None);
+        proofs.clear();
+        assert_eq!(proofs.winning_move(&b, &all), None);
     }
 
     #[test]
