@@ -205,14 +205,7 @@ impl Searcher {
             threats.pending.store(true, Ordering::Release);
             moves
         };
-        let shared = Shared {
-            done: AtomicBool::new(false),
-            total_nodes: AtomicU64::new(threat_nodes),
-            threats,
-            deepest: Mutex::new(None),
-            main_depth: AtomicI32::new(0),
-            main_score: AtomicI32::new(0),
-        };
+        let shared = Shared::new(threat_nodes, threats);
         let tt = &self.tt;
         let proofs = &self.proofs;
         std::thread::scope(|s| {
@@ -339,6 +332,17 @@ impl RootThreats {
 }
 
 impl Shared {
+    fn new(nodes: u64, threats: RootThreats) -> Shared {
+        Shared {
+            done: AtomicBool::new(false),
+            total_nodes: AtomicU64::new(nodes),
+            threats,
+            deepest: Mutex::new(None),
+            main_depth: AtomicI32::new(0),
+            main_score: AtomicI32::new(0),
+        }
+    }
+
     /// The check of the root moves against the opponent's VCF, then the VCT; publishes both.
     fn run_threats(
         &self,
@@ -1225,6 +1229,15 @@ mod tests {
         s.search(b, &limits, &AtomicBool::new(false), &mut |_| {})
     }
 
+    /// The moves the generator gives at `depth` (ply 1, no table move).
+    fn generated(b: &Board, depth: Depth) -> Vec<(Pos, bool, bool)> {
+        let limits = Limits::depth(depth);
+        let stop = AtomicBool::new(false);
+        let shared = Shared::new(0, RootThreats::default());
+        let tt = Table::new(1 << 16);
+        Worker::new(b.clone(), &tt, &limits, &stop, &shared, 0).generate(1, Pos::NONE, depth)
+    }
+
     /// Black's three on row 7 (6..8) whose open-four squares (5,7) and (9,7) are both double
     /// fours with black's closed threes on columns 5 and 9: a foul under renju. White to move.
     fn fake_three(rule: Rule) -> Board {
@@ -1259,19 +1272,7 @@ mod tests {
         let quiet = |rule: Rule| {
             let b = fake_three(rule);
             assert_eq!(b.side_to_move(), Color::White);
-            let limits = Limits::depth(3);
-            let stop = AtomicBool::new(false);
-            let shared = Shared {
-                done: AtomicBool::new(false),
-                total_nodes: AtomicU64::new(0),
-                threats: RootThreats::default(),
-                deepest: Mutex::new(None),
-                main_depth: AtomicI32::new(0),
-                main_score: AtomicI32::new(0),
-            };
-            let tt = Table::new(1 << 16);
-            let w = Worker::new(b.clone(), &tt, &limits, &stop, &shared, 0);
-            w.generate(1, Pos::NONE, 3)
+            generated(&b, 3)
                 .iter()
                 .filter(|&&(q, _, _)| b.threat(Color::Black, q) < Threat::Block4)
                 .count()
@@ -1288,19 +1289,7 @@ mod tests {
         // lose), so the generator keeps every candidate and flags the quiet moves past the
         // count: 8 at depth 1. Two black twos, nothing forced.
         let b = crate::search::vct::tests::three_three(Rule::Freestyle);
-        let limits = Limits::depth(1);
-        let stop = AtomicBool::new(false);
-        let shared = Shared {
-            done: AtomicBool::new(false),
-            total_nodes: AtomicU64::new(0),
-            threats: RootThreats::default(),
-            deepest: Mutex::new(None),
-            main_depth: AtomicI32::new(0),
-            main_score: AtomicI32::new(0),
-        };
-        let tt = Table::new(1 << 16);
-        let w = Worker::new(b.clone(), &tt, &limits, &stop, &shared, 0);
-        let moves = w.generate(1, Pos::NONE, 1);
+        let moves = generated(&b, 1);
         assert_eq!(
             moves.len(),
             b.candidates().filter(|&q| b.is_legal(q)).count()
@@ -1325,14 +1314,7 @@ mod tests {
             stop: &stop,
         };
         let moves = root_moves(&b);
-        let shared = Shared {
-            done: AtomicBool::new(false),
-            total_nodes: AtomicU64::new(0),
-            threats: RootThreats::default(),
-            deepest: Mutex::new(None),
-            main_depth: AtomicI32::new(0),
-            main_score: AtomicI32::new(0),
-        };
+        let shared = Shared::new(0, RootThreats::default());
         shared.threats.pending.store(true, Ordering::Release);
         let tt = Table::new(1 << 16);
         let mut w = Worker::new(b.clone(), &tt, &limits, &stop, &shared, 0);

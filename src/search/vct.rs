@@ -102,16 +102,6 @@ impl Proofs {
         self.board = None;
     }
 
-    /// Positions stored.
-    pub fn len(&self) -> usize {
-        self.lost.len()
-    }
-
-    /// No position stored.
-    pub fn is_empty(&self) -> bool {
-        self.lost.is_empty()
-    }
-
     /// The move of `moves` after which the opponent is proven lost, the quickest win first
     /// (ties by square), with the plies to the five counted from `b`.
     pub fn winning_move(&self, b: &Board, moves: &[Pos]) -> Option<(Pos, i32)> {
@@ -252,8 +242,9 @@ impl<'a> Vct<'a> {
         if me == self.attacker {
             let best = b
                 .squares()
-                .filter(|&q| b.is_empty(q) && !b.is_foul(me, q))
+                .filter(|&q| b.is_empty(q))
                 .filter_map(|q| entry(b.hash_after(q)).map(|e| (e.plies, q)))
+                .filter(|&(_, q)| !b.is_foul(me, q))
                 .min();
             if let Some((_, q)) = best {
                 b.play(q);
@@ -267,7 +258,7 @@ impl<'a> Vct<'a> {
             }
             let answers: Vec<Pos> = b
                 .squares()
-                .filter(|&q| b.is_empty(q) && !b.is_foul(me, q) && entry(b.hash_after(q)).is_some())
+                .filter(|&q| b.is_empty(q) && entry(b.hash_after(q)).is_some() && !b.is_foul(me, q))
                 .collect();
             for q in answers {
                 b.play(q);
