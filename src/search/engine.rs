@@ -895,7 +895,14 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let moves = self.generate(ply, tt_move, depth);
+        // The table's move is searched before the others are generated: it often ends the
+        // node alone. The order and flags are those `generate` gives, so nothing else changes.
+        let first = self.tt_first(tt_move);
+        let mut moves = match first {
+            Some(m) => vec![m],
+            None => self.generate(ply, tt_move, depth),
+        };
+        let mut generated = first.is_none();
         if moves.is_empty() {
             // Every square is a foul (renju): black must play one and lose.
             return loss_in(p + 1);
@@ -903,7 +910,26 @@ impl<'a> Worker<'a> {
         let mut best_value = -INFINITE;
         let mut best_move = Pos::NONE;
         let orig_alpha = alpha;
-        for (i, &(mv, quiet, late)) in moves.iter().enumerate() {
+        let mut next = 0;
+        loop {
+            if next == moves.len() {
+                if generated {
+                    break;
+                }
+                moves = self.generate(ply, tt_move, depth);
+                generated = true;
+                if moves.first().map(|m| m.0) != Some(tt_move) {
+                    debug_assert!(false, "the table's move is not generated first");
+                    moves.retain(|m| m.0 != tt_move);
+                    moves.insert(0, first.expect("a table move"));
+                }
+                if next == moves.len() {
+                    break;
+                }
+            }
+            let i = next;
+            let (mv, quiet, late) = moves[i];
+            next += 1;
             // A late quiet move is pruned only while some move searched does not lose: a
             // loss proven with moves left unsearched is no proof (the pruned move may be the
             // one defence), and a false mate score would stand for good in the table.
@@ -973,10 +999,25 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = n + 1;
     }
 
-    /// Empty squares near the stones (all empty squares on an empty board are not needed: the
-    /// search never starts from one).
-    fn candidates(&self) -> Vec<Pos> {
-        self.board.candidates().collect()
+    /// The table's move with its quiet flag when `generate` would list it (then first).
+    fn tt_first(&self, tt_move: Pos) -> Option<(Pos, bool, bool)> {
+        let b = &self.board;
+        if tt_move.is_none() || !b.is_empty(tt_move) || !b.is_near(tt_move) {
+            return None;
+        }
+        let me = b.side_to_move();
+        let mine = b.threat(me, tt_move);
+        let theirs = b.threat(me.opp(), tt_move);
+        if (mine < Threat::Block4 && theirs < Threat::Block4 && self.must_defend())
+            || b.is_foul(me, tt_move)
+        {
+            return None;
+        }
+        Some((
+            tt_move,
+            mine < Threat::Flex3 && theirs < Threat::Flex3,
+            false,
+        ))
     }
 
     /// Moves to search, best first, each flagged quiet (reducible) or not, and late (a quiet
@@ -988,7 +1029,7 @@ impl<'a> Worker<'a> {
         let opp = me.opp();
         let must_defend = self.must_defend();
         let mut scored: Vec<(i32, Pos, bool)> = Vec::with_capacity(64);
-        for q in self.candidates() {
+        for q in b.candidates() {
             let mine = b.threat(me, q);
             let theirs = b.threat(opp, q);
             if must_defend && mine < Threat::Block4 && theirs < Threat::Block4 {
@@ -1008,7 +1049,8 @@ impl<'a> Worker<'a> {
             let quiet = mine < Threat::Flex3 && theirs < Threat::Flex3;
             scored.push((s, q, quiet));
         }
-        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        // Squares are distinct, so the order is total and an unstable sort gives it.
+        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let mut quiet_seen = 0;
         let max_quiet =
             MAX_QUIET_MOVES.min(LMP_BASE + LMP_PER_DEPTH2 * (depth.max(0) as usize).pow(2));
