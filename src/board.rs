@@ -359,9 +359,11 @@ impl Board {
         self.near[p.idx()] > 0
     }
 
-    /// Empty squares within two of a stone, row by row (none on an empty board).
-    pub fn candidates(&self) -> impl Iterator<Item = Pos> + '_ {
-        let (x0, y0, x1, y1) = match self.bbox {
+    /// The box the candidate squares lie in: the stones' box grown by two, clipped to the
+    /// board (empty on an empty board).
+    #[inline]
+    fn candidate_box(&self) -> (usize, usize, usize, usize) {
+        match self.bbox {
             Some((x0, y0, x1, y1)) => (
                 (x0 as usize).saturating_sub(2),
                 (y0 as usize).saturating_sub(2),
@@ -369,10 +371,30 @@ impl Board {
                 (y1 as usize + 2).min(self.height() - 1),
             ),
             None => (1, 1, 0, 0),
-        };
+        }
+    }
+
+    /// Empty squares within two of a stone, row by row (none on an empty board).
+    pub fn candidates(&self) -> impl Iterator<Item = Pos> + '_ {
+        let (x0, y0, x1, y1) = self.candidate_box();
         (y0..=y1)
             .flat_map(move |y| (x0..=x1).map(move |x| Pos::new(x, y)))
             .filter(move |&q| self.is_empty(q) && self.is_near(q))
+    }
+
+    /// Calls `f` on each of [`Board::candidates`], in the same order (plain loops: the search
+    /// generates moves at every node).
+    #[inline]
+    pub fn for_each_candidate(&self, mut f: impl FnMut(Pos)) {
+        let (x0, y0, x1, y1) = self.candidate_box();
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let q = Pos::new(x, y);
+                if self.is_near(q) && self.is_empty(q) {
+                    f(q);
+                }
+            }
+        }
     }
 
     /// True when `color` could need the renju foul judge at the empty square `p` (a cheap filter:

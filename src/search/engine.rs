@@ -1028,15 +1028,17 @@ impl<'a> Worker<'a> {
         let me = b.side_to_move();
         let opp = me.opp();
         let must_defend = self.must_defend();
-        let mut scored: Vec<(i32, Pos, bool)> = Vec::with_capacity(64);
-        for q in b.candidates() {
+        // One sort key per move: the score, highest first, then the square, then the quiet
+        // flag (squares are distinct, so the order is total and an unstable sort gives it).
+        let mut keys: Vec<u64> = Vec::with_capacity(64);
+        b.for_each_candidate(|q| {
             let mine = b.threat(me, q);
             let theirs = b.threat(opp, q);
             if must_defend && mine < Threat::Block4 && theirs < Threat::Block4 {
-                continue;
+                return;
             }
             if b.is_foul(me, q) {
-                continue;
+                return;
             }
             let mut s = order_score(b, me, q) * 16 + self.history[me.idx()][q.idx()] / 64;
             if q == tt_move {
@@ -1047,16 +1049,17 @@ impl<'a> Worker<'a> {
                 s += 3000;
             }
             let quiet = mine < Threat::Flex3 && theirs < Threat::Flex3;
-            scored.push((s, q, quiet));
-        }
-        // Squares are distinct, so the order is total and an unstable sort gives it.
-        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            let rank = !((s as u32) ^ 0x8000_0000);
+            keys.push((rank as u64) << 32 | (q.0 as u64) << 1 | quiet as u64);
+        });
+        keys.sort_unstable();
         let mut quiet_seen = 0;
         let max_quiet =
             MAX_QUIET_MOVES.min(LMP_BASE + LMP_PER_DEPTH2 * (depth.max(0) as usize).pow(2));
-        scored
-            .into_iter()
-            .map(|(_, q, quiet)| {
+        keys.into_iter()
+            .map(|k| {
+                let q = Pos((k as u32 >> 1) as u16);
+                let quiet = k & 1 == 1;
                 quiet_seen += quiet as usize;
                 (q, quiet, quiet && quiet_seen > max_quiet)
             })
@@ -1469,5 +1472,47 @@ mod tests {
         let (v, stat) = leaf(Rule::Renju);
         assert_eq!(v, stat);
         assert!(!is_decisive(v));
+    }
+    #[test]
+    fn the_table_move_is_searched_first_exactly_when_generated_first() {
+        // `negamax` searches the table's move before generating the others: its check must
+        // agree with `generate` on every square, with and without a three to answer, and
+        // with renju fouls (the fake three's open-four squares are fouls for black).
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let mut b = fake_three(rule);
+            for pass in 0..2 {
+                let limits = Limits::depth(4);
+                let stop = AtomicBool::new(false);
+                let shared = Shared::new(0, RootThreats::default());
+                let tt = Table::new(1 << 16);
+                let w = Worker::new(b.clone(), &tt, &limits, &stop, &shared, 0);
+                let mut listed = 0;
+                for q in b.squares() {
+                    let moves = w.generate(1, q, 4);
+                    match w.tt_first(q) {
+                        Some(m) => {
+                            assert_eq!(moves[0], m, "{rule:?} {q}");
+                            listed += 1;
+                        }
+                        None => assert!(moves.iter().all(|m| m.0 != q), "{rule:?} {q}"),
+                    }
+                }
+                assert!(listed > 0);
+                // White to move once more: now black's fake three is the one to answer
+                // (or not, under renju).
+                if pass == 0 {
+                    b.set_side_to_move(b.side_to_move().opp());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn generation_visits_the_candidates_in_their_order() {
+        let b = fake_three(Rule::Freestyle);
+        let mut seen = Vec::new();
+        b.for_each_candidate(|q| seen.push(q));
+        assert_eq!(seen, b.candidates().collect::<Vec<_>>());
+        assert!(seen.len() > 40);
     }
 }
