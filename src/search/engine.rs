@@ -858,12 +858,13 @@ impl<'a> Worker<'a> {
         {
             return win_in(p + 3);
         }
+        let must_defend = self.must_defend();
         if depth <= 0 {
             // A leaf facing a three that makes an open four next move is not quiet: its static
             // value ignores that the three must be answered (or outrun by our own fours), so one
             // more ply searches just those moves. Not under renju, where it lost VCT puzzles
             // (316 to 310 of 349 solved): black's fouls make many threes there false.
-            if self.board.rule() == Rule::Renju || !self.must_defend() {
+            if self.board.rule() == Rule::Renju || !must_defend {
                 // A VCF tried here (every leaf with a four) cost about a ply and measured no
                 // gain at 300 ms per move (15-13-2 without it against 3-7 with it, versus the
                 // previous version): the root threat searches and the main search's own
@@ -897,10 +898,10 @@ impl<'a> Worker<'a> {
 
         // The table's move is searched before the others are generated: it often ends the
         // node alone. The order and flags are those `generate` gives, so nothing else changes.
-        let first = self.tt_first(tt_move);
+        let first = self.tt_first(tt_move, must_defend);
         let mut moves = match first {
             Some(m) => vec![m],
-            None => self.generate(ply, tt_move, depth),
+            None => self.generate(ply, tt_move, depth, must_defend),
         };
         let mut generated = first.is_none();
         if moves.is_empty() {
@@ -916,16 +917,10 @@ impl<'a> Worker<'a> {
                 if generated {
                     break;
                 }
-                moves = self.generate(ply, tt_move, depth);
+                moves = self.generate(ply, tt_move, depth, must_defend);
                 generated = true;
-                if moves.first().map(|m| m.0) != Some(tt_move) {
-                    debug_assert!(false, "the table's move is not generated first");
-                    moves.retain(|m| m.0 != tt_move);
-                    moves.insert(0, first.expect("a table move"));
-                }
-                if next == moves.len() {
-                    break;
-                }
+                // Both admit moves by `admit`, and the table's move scores highest.
+                debug_assert_eq!(moves.first().map(|m| m.0), Some(tt_move));
             }
             let i = next;
             let (mv, quiet, late) = moves[i];
@@ -999,47 +994,51 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = n + 1;
     }
 
-    /// The table's move with its quiet flag when `generate` would list it (then first).
-    fn tt_first(&self, tt_move: Pos) -> Option<(Pos, bool, bool)> {
+    /// Whether the candidate square `q` is searched, and if so whether it is quiet (makes or
+    /// stops no three): against a threat to make an open four only our fours and the squares
+    /// that stop it are, and never a foul of ours.
+    #[inline]
+    fn admit(&self, q: Pos, must_defend: bool) -> Option<bool> {
+        let b = &self.board;
+        let me = b.side_to_move();
+        let mine = b.threat(me, q);
+        let theirs = b.threat(me.opp(), q);
+        if (must_defend && mine < Threat::Block4 && theirs < Threat::Block4) || b.is_foul(me, q) {
+            return None;
+        }
+        Some(mine < Threat::Flex3 && theirs < Threat::Flex3)
+    }
+
+    /// The table's move with its flags when `generate` would list it (then first: a quiet
+    /// move first is never late).
+    fn tt_first(&self, tt_move: Pos, must_defend: bool) -> Option<(Pos, bool, bool)> {
         let b = &self.board;
         if tt_move.is_none() || !b.is_empty(tt_move) || !b.is_near(tt_move) {
             return None;
         }
-        let me = b.side_to_move();
-        let mine = b.threat(me, tt_move);
-        let theirs = b.threat(me.opp(), tt_move);
-        if (mine < Threat::Block4 && theirs < Threat::Block4 && self.must_defend())
-            || b.is_foul(me, tt_move)
-        {
-            return None;
-        }
-        Some((
-            tt_move,
-            mine < Threat::Flex3 && theirs < Threat::Flex3,
-            false,
-        ))
+        self.admit(tt_move, must_defend)
+            .map(|quiet| (tt_move, quiet, false))
     }
 
     /// Moves to search, best first, each flagged quiet (reducible) or not, and late (a quiet
     /// move beyond the late-move pruning count). Against a threat to make an open four only our
     /// fours and the squares that stop it are searched.
-    fn generate(&self, ply: usize, tt_move: Pos, depth: Depth) -> Vec<(Pos, bool, bool)> {
+    fn generate(
+        &self,
+        ply: usize,
+        tt_move: Pos,
+        depth: Depth,
+        must_defend: bool,
+    ) -> Vec<(Pos, bool, bool)> {
         let b = &self.board;
         let me = b.side_to_move();
-        let opp = me.opp();
-        let must_defend = self.must_defend();
         // One sort key per move: the score, highest first, then the square, then the quiet
         // flag (squares are distinct, so the order is total and an unstable sort gives it).
         let mut keys: Vec<u64> = Vec::with_capacity(64);
         b.for_each_candidate(|q| {
-            let mine = b.threat(me, q);
-            let theirs = b.threat(opp, q);
-            if must_defend && mine < Threat::Block4 && theirs < Threat::Block4 {
+            let Some(quiet) = self.admit(q, must_defend) else {
                 return;
-            }
-            if b.is_foul(me, q) {
-                return;
-            }
+            };
             let mut s = order_score(b, me, q) * 16 + self.history[me.idx()][q.idx()] / 64;
             if q == tt_move {
                 s = i32::MAX;
@@ -1048,7 +1047,6 @@ impl<'a> Worker<'a> {
             } else if q == self.killers[ply][1] {
                 s += 3000;
             }
-            let quiet = mine < Threat::Flex3 && theirs < Threat::Flex3;
             let rank = !((s as u32) ^ 0x8000_0000);
             keys.push((rank as u64) << 32 | (q.0 as u64) << 1 | quiet as u64);
         });
@@ -1291,12 +1289,19 @@ mod tests {
     }
 
     /// The moves the generator gives at `depth` (ply 1, no table move).
-    fn generated(b: &Board, depth: Depth) -> Vec<(Pos, bool, bool)> {
+    /// Runs `f` on a main-thread worker for `b` with a depth limit and a small table.
+    fn with_worker<R>(b: &Board, depth: Depth, f: impl FnOnce(&mut Worker) -> R) -> R {
         let limits = Limits::depth(depth);
         let stop = AtomicBool::new(false);
         let shared = Shared::new(0, RootThreats::default());
         let tt = Table::new(1 << 16);
-        Worker::new(b.clone(), &tt, &limits, &stop, &shared, 0).generate(1, Pos::NONE, depth)
+        f(&mut Worker::new(b.clone(), &tt, &limits, &stop, &shared, 0))
+    }
+
+    fn generated(b: &Board, depth: Depth) -> Vec<(Pos, bool, bool)> {
+        with_worker(b, depth, |w| {
+            w.generate(1, Pos::NONE, depth, w.must_defend())
+        })
     }
 
     /// Black's three on row 7 (6..8) whose open-four squares (5,7) and (9,7) are both double
@@ -1431,6 +1436,7 @@ mod tests {
         let b = search(d, Rule::Standard, 4);
         assert_eq!((a.nodes, a.best), (b.nodes, b.best));
     }
+
     #[test]
     fn a_leaf_facing_a_live_three_searches_the_answers() {
         // Black to move faces white's open three; the block at the right end of it is also
@@ -1459,13 +1465,9 @@ mod tests {
             .to_board(rule)
             .unwrap();
             assert_eq!(b.side_to_move(), Color::Black);
-            let limits = Limits::depth(1);
-            let stop = AtomicBool::new(false);
-            let shared = Shared::new(0, RootThreats::default());
-            let tt = Table::new(1 << 16);
-            let mut w = Worker::new(b, &tt, &limits, &stop, &shared, 0);
-            let v = w.negamax(0, -INFINITE, INFINITE, 1, false);
-            (v, w.evaluate())
+            with_worker(&b, 1, |w| {
+                (w.negamax(0, -INFINITE, INFINITE, 1, false), w.evaluate())
+            })
         };
         let (v, _) = leaf(Rule::Freestyle);
         assert!(v >= WIN_BOUND, "{v}");
@@ -1473,6 +1475,7 @@ mod tests {
         assert_eq!(v, stat);
         assert!(!is_decisive(v));
     }
+
     #[test]
     fn the_table_move_is_searched_first_exactly_when_generated_first() {
         // `negamax` searches the table's move before generating the others: its check must
@@ -1481,22 +1484,21 @@ mod tests {
         for rule in [Rule::Freestyle, Rule::Renju] {
             let mut b = fake_three(rule);
             for pass in 0..2 {
-                let limits = Limits::depth(4);
-                let stop = AtomicBool::new(false);
-                let shared = Shared::new(0, RootThreats::default());
-                let tt = Table::new(1 << 16);
-                let w = Worker::new(b.clone(), &tt, &limits, &stop, &shared, 0);
-                let mut listed = 0;
-                for q in b.squares() {
-                    let moves = w.generate(1, q, 4);
-                    match w.tt_first(q) {
-                        Some(m) => {
-                            assert_eq!(moves[0], m, "{rule:?} {q}");
-                            listed += 1;
+                let listed = with_worker(&b, 4, |w| {
+                    let must_defend = w.must_defend();
+                    let mut listed = 0;
+                    for q in b.squares() {
+                        let moves = w.generate(1, q, 4, must_defend);
+                        match w.tt_first(q, must_defend) {
+                            Some(m) => {
+                                assert_eq!(moves[0], m, "{rule:?} {q}");
+                                listed += 1;
+                            }
+                            None => assert!(moves.iter().all(|m| m.0 != q), "{rule:?} {q}"),
                         }
-                        None => assert!(moves.iter().all(|m| m.0 != q), "{rule:?} {q}"),
                     }
-                }
+                    listed
+                });
                 assert!(listed > 0);
                 // White to move once more: now black's fake three is the one to answer
                 // (or not, under renju).
