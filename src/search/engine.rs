@@ -61,6 +61,11 @@ const SOFT_SCALE_SCORE_DROP: f64 = 1.3;
 const SOFT_SCALE_STABLE_DECAY: f64 = 0.85;
 const SOFT_SCALE_MIN: f64 = 0.6;
 const SCORE_DROP: Value = 60;
+/// Reverse futility pruning: deepest remaining depth it applies at, and the margin per ply
+/// by which the static value must beat beta (in shape-value units: an open three's square is
+/// worth about 76, a four-three's 532).
+const RFP_MAX_DEPTH: Depth = 3;
+const RFP_MARGIN: Value = 120;
 /// Weight of the side to move's own shape in the evaluation, against 4 for the opponent's.
 const EVAL_OWN_WEIGHT: i32 = 5;
 /// Weight of attack against defence when ordering moves (per 4 of defence).
@@ -874,6 +879,16 @@ impl<'a> Worker<'a> {
             depth = 1;
         }
 
+        // Reverse futility pruning: near the leaves, a side to move whose static value beats
+        // beta by a margin per ply, with no three of the opponent's to answer (fours and fives
+        // were answered above), keeps beta whatever the opponent does in that few plies.
+        if !pv_node && !must_defend && depth <= RFP_MAX_DEPTH {
+            let v = self.evaluate();
+            if v - RFP_MARGIN * depth >= beta {
+                return v;
+            }
+        }
+
         // Mate-distance pruning: nothing here can beat a win already found closer to the root.
         let alpha0 = alpha.max(loss_in(p));
         let beta0 = beta.min(win_in(p + 1));
@@ -1474,6 +1489,60 @@ mod tests {
         let (v, stat) = leaf(Rule::Renju);
         assert_eq!(v, stat);
         assert!(!is_decisive(v));
+    }
+
+    #[test]
+    fn a_side_far_above_beta_near_the_leaves_is_not_searched() {
+        // Black to move with four open twos around (6,6); white's stones sit in the corners,
+        // or (`three`) three of them make an open three on the bottom row, which black must
+        // answer.
+        let node = |three: bool, depth: Depth, pv_node: bool| {
+            let (top, bottom) = if three {
+                (
+                    ". . . . . . . . . . . . . . o",
+                    ". . . . . . o o o . . . . . .",
+                )
+            } else {
+                (
+                    "o . . . . . . . . . . . . . o",
+                    "o . . . . . . . . . . . . . o",
+                )
+            };
+            let b = parse_diagram(&format!(
+                "
+                {top}
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . x . x . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . x . x . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                {bottom}"
+            ))
+            .unwrap()
+            .to_board(Rule::Freestyle)
+            .unwrap();
+            assert_eq!(b.side_to_move(), Color::Black);
+            with_worker(&b, depth, |w| {
+                let stat = w.evaluate();
+                let v = w.negamax(depth, -INFINITE, 0, 1, pv_node);
+                (v, stat, w.nodes)
+            })
+        };
+        let (v, stat, nodes) = node(false, 2, false);
+        assert!(stat - RFP_MARGIN * 2 >= 0, "{stat}");
+        assert_eq!((v, nodes), (stat, 1));
+        // Searched: on the principal variation, beyond the depth, or facing a three.
+        assert!(node(false, 2, true).2 > 1);
+        assert!(node(false, RFP_MAX_DEPTH + 1, false).2 > 1);
+        assert!(node(true, 2, false).2 > 1);
     }
 
     #[test]
