@@ -936,6 +936,8 @@ impl<'a> Worker<'a> {
                 generated = true;
                 // Both admit moves by `admit`, and the table's move scores highest.
                 debug_assert_eq!(moves.first().map(|m| m.0), Some(tt_move));
+                // The table's move may have been the only one.
+                continue;
             }
             let i = next;
             let (mv, quiet, late) = moves[i];
@@ -1543,6 +1545,31 @@ mod tests {
         assert!(node(false, 2, true).2 > 1);
         assert!(node(false, RFP_MAX_DEPTH + 1, false).2 > 1);
         assert!(node(true, 2, false).2 > 1);
+    }
+
+    #[test]
+    fn a_node_whose_only_move_is_the_table_move_ends_after_it() {
+        // One empty square on a 5x5 board: the first search stores it as the table's move, the
+        // second searches it before generating and then finds nothing else to search.
+        let b = parse_diagram(
+            "
+            x x o o x
+            o o x x o
+            x x o o x
+            o o x x o
+            x x o o .",
+        )
+        .unwrap()
+        .to_board(Rule::Freestyle)
+        .unwrap();
+        let last = b.pos(4, 4).unwrap();
+        with_worker(&b, 2, |w| {
+            for _ in 0..2 {
+                assert_eq!(w.negamax(2, -INFINITE, INFINITE, 1, true), 0);
+                assert_eq!(w.pv[1][0], last);
+            }
+            assert_eq!(w.tt.probe(b.hash()).map(|h| h.mv), Some(last));
+        });
     }
 
     #[test]
