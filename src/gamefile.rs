@@ -1,4 +1,5 @@
-//! Game records in the two formats Gomoku tools exchange: Piskvork's `.psq` and SGF (`GM[4]`).
+//! Positions and games in files: the two game formats Gomoku tools exchange, Piskvork's `.psq`
+//! and SGF (`GM[4]`), and the JSON lines of tactical puzzle sets.
 //!
 //! * `.psq` (Piskvork, Gomocup results): a first line `Piskvorky WxH, L1:L2, S`, then one move
 //!   per line `x,y,ms` with 1-based coordinates, black first, then optional player names and a
@@ -9,11 +10,15 @@
 //!   `AB`/`AW` set stones up, `PL` names the side to move after them, `RU` the rule (a name such
 //!   as `renju`, `freestyle`, `standard`, `caro`, or an `INFO rule` number). Only the main line
 //!   (the first variation) is read.
+//! * Puzzles ([`Puzzle`], the shared set's format): one JSON object a line with `task`,
+//!   `board_size`, `side_to_move`, `black`, `white` as `[x, y]` lists, optional `moves` in play
+//!   order (see the shared data README).
 
 use crate::board::Board;
 use crate::rules::Rule;
 use crate::types::{Color, Pos};
 use anyhow::{anyhow, bail, Context};
+use serde::Deserialize;
 use std::path::Path;
 
 /// A game: the board, set-up stones, and the moves in order with their colours.
@@ -411,6 +416,93 @@ pub fn parse_sgf(text: &str) -> anyhow::Result<GameRecord> {
     Ok(g)
 }
 
+// ------------------------------------------------------------------------------------------
+// Puzzle sets
+
+/// One puzzle as stored in the JSON lines.
+#[derive(Deserialize, Debug, Clone)]
+pub struct Puzzle {
+    /// Identifier.
+    #[serde(default)]
+    pub id: String,
+    /// `VCF`, `VCT3`, `VCT`, `STONES4`, `STONES5`, or a `BASE_*` task.
+    #[serde(default, alias = "kind")]
+    pub task: String,
+    /// Rule name (`renju` in the shared set).
+    #[serde(default)]
+    pub rule: String,
+    /// Board side.
+    #[serde(default = "default_size")]
+    pub board_size: usize,
+    /// `black` or `white`.
+    #[serde(default, alias = "attacker")]
+    pub side_to_move: Option<String>,
+    /// Black stones as [x, y].
+    #[serde(default)]
+    pub black: Vec<[usize; 2]>,
+    /// White stones as [x, y].
+    #[serde(default)]
+    pub white: Vec<[usize; 2]>,
+    /// Play order, when known.
+    #[serde(default)]
+    pub moves: Option<Vec<[usize; 2]>>,
+}
+
+fn default_size() -> usize {
+    15
+}
+
+impl Puzzle {
+    /// The rule the puzzle is played under (renju unless the file says otherwise).
+    pub fn rule(&self) -> Rule {
+        Rule::parse(&self.rule).unwrap_or(Rule::Renju)
+    }
+
+    /// The position, with the side to move set.
+    pub fn board(&self, rule: Rule) -> anyhow::Result<Board> {
+        let mut b = Board::square(self.board_size, rule)?;
+        match &self.moves {
+            Some(moves) if !moves.is_empty() => {
+                for &[x, y] in moves {
+                    let p = b.pos(x as i64, y as i64).context("move off the board")?;
+                    if !b.is_empty(p) {
+                        bail!("move {x},{y} on an occupied square");
+                    }
+                    b.play(p);
+                }
+            }
+            _ => {
+                for (stones, c) in [(&self.black, Color::Black), (&self.white, Color::White)] {
+                    for &[x, y] in stones.iter() {
+                        let p = b.pos(x as i64, y as i64).context("stone off the board")?;
+                        if !b.is_empty(p) {
+                            bail!("two stones on {x},{y}");
+                        }
+                        b.put(p, c);
+                    }
+                }
+            }
+        }
+        let side = match self.side_to_move.as_deref() {
+            Some("white") => Color::White,
+            Some("black") => Color::Black,
+            _ if self.black.len() > self.white.len() => Color::White,
+            _ => Color::Black,
+        };
+        b.set_side_to_move(side);
+        Ok(b)
+    }
+}
+
+/// Reads puzzles from JSON lines (blank lines skipped).
+pub fn parse_puzzles(text: &str) -> anyhow::Result<Vec<Puzzle>> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| serde_json::from_str(l).with_context(|| format!("line {}", i + 1)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -489,5 +581,12 @@ mod tests {
         assert!(g.to_board(None).is_err());
         let g = GameRecord::parse("Piskvorky 15x15, 0:0, 0\n99,8,0\n").unwrap();
         assert!(g.to_board(None).is_err());
+    }
+
+    #[test]
+    fn rejects_bad_lines() {
+        assert!(parse_puzzles("{not json}").is_err());
+        let p = parse_puzzles(r#"{"task":"VCF","black":[[0,0],[0,0]],"white":[]}"#).unwrap();
+        assert!(p[0].board(Rule::Renju).is_err());
     }
 }

@@ -4,20 +4,15 @@
 //! search's results into lines; everything else is the game and the search.
 #![warn(missing_docs)]
 
-pub mod analyze;
-pub mod bench;
 pub mod board;
 pub mod gamefile;
 pub mod notation;
 pub mod pattern;
-pub mod play;
 pub mod protocol;
-pub mod puzzles;
 pub mod rules;
 pub mod search;
 pub mod time;
 pub mod tt;
-pub mod tune;
 pub mod types;
 
 pub use board::{Board, Threat};

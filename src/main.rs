@@ -3,6 +3,8 @@
 //! analyses positions for scripts; `play` is a game against the engine in the terminal; `tune`
 //! fits the evaluation weights to game results.
 
+mod cli;
+
 use std::process::ExitCode;
 
 const USAGE: &str = "\
@@ -37,35 +39,35 @@ fn main() -> ExitCode {
             // Ends the process even if a stopped search thread is still unwinding.
             std::process::exit(0)
         }
-        Some("bench") => match pentad::bench::run(&args[1..]) {
+        Some("bench") => match cli::bench::run(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("bench: {e:#}");
                 ExitCode::FAILURE
             }
         },
-        Some("puzzles") => match pentad::puzzles::run(&args[1..]) {
+        Some("puzzles") => match cli::puzzles::run(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("puzzles: {e:#}");
                 ExitCode::FAILURE
             }
         },
-        Some("analyze" | "analyse") => match pentad::analyze::run(&args[1..]) {
+        Some("analyze" | "analyse") => match cli::analyze::run(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("analyze: {e:#}");
                 ExitCode::from(2)
             }
         },
-        Some("tune") => match pentad::tune::run(&args[1..]) {
+        Some("tune") => match cli::tune::run(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("pbrain-pentad tune: {e:#}");
                 ExitCode::FAILURE
             }
         },
-        Some("play") => match pentad::play::run(&args[1..]) {
+        Some("play") => match cli::play::run(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("play: {e:#}");

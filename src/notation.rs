@@ -3,7 +3,7 @@
 //! write it), Gomocup "offset" openings, and ASCII boards for tests.
 
 use crate::board::Board;
-use crate::types::{Cell, Color, Pos};
+use crate::types::{is_decisive, Cell, Color, Pos, Value, WIN};
 
 /// A square written as `h8` (column letter from `a`, row number from 1 at the top).
 pub fn pos_to_str(p: Pos) -> String {
@@ -197,6 +197,39 @@ pub fn to_ascii(b: &Board) -> String {
     s
 }
 
+/// A score as people read it: `+M5` (a win in 5 plies), `-M4`, or the number.
+pub fn score_text(v: Value) -> String {
+    if is_decisive(v) {
+        if v > 0 {
+            format!("+M{}", WIN - v)
+        } else {
+            format!("-M{}", WIN + v)
+        }
+    } else {
+        v.to_string()
+    }
+}
+
+/// Squares as `h8 i9 j10`.
+pub fn pos_line(pv: &[Pos]) -> String {
+    let v: Vec<String> = pv
+        .iter()
+        .filter(|p| !p.is_none())
+        .map(|&p| pos_to_str(p))
+        .collect();
+    v.join(" ")
+}
+
+/// Squares as `7,7 8,8 9,9` (protocol coordinates).
+pub fn xy_line(pv: &[Pos]) -> String {
+    let v: Vec<String> = pv
+        .iter()
+        .filter(|p| !p.is_none())
+        .map(Pos::to_string)
+        .collect();
+    v.join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,5 +273,16 @@ mod tests {
         assert_eq!(b.side_to_move(), Color::Black);
         assert_eq!(b.cell(Pos::new(0, 2)), Cell::Wall);
         assert!(parse_diagram("..\n...").is_err());
+    }
+
+    #[test]
+    fn scores_and_lines_as_people_read_them() {
+        use crate::types::{loss_in, win_in};
+        assert_eq!(score_text(win_in(5)), "+M5");
+        assert_eq!(score_text(loss_in(4)), "-M4");
+        assert_eq!(score_text(-35), "-35");
+        let line = [Pos::new(7, 7), Pos::NONE, Pos::new(8, 8)];
+        assert_eq!(pos_line(&line), "h8 i9");
+        assert_eq!(xy_line(&line), "7,7 8,8");
     }
 }

@@ -10,7 +10,7 @@
 //! problem); the whole set is a measurement:
 //! `cargo test --release --test analyze_vcf_puzzles -- --ignored --nocapture`.
 
-use pentad::puzzles::{parse, Puzzle};
+use pentad::gamefile::{parse_puzzles, Puzzle};
 use pentad::{Board, Color, Pos};
 use std::io::Write;
 use std::path::PathBuf;
@@ -32,7 +32,7 @@ fn vcf_puzzles() -> Option<Vec<(String, Puzzle)>> {
     };
     let text = std::fs::read_to_string(&f).expect("read the puzzle set");
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let puzzles = parse(&text).expect("parse the puzzle set");
+    let puzzles = parse_puzzles(&text).expect("parse the puzzle set");
     assert_eq!(lines.len(), puzzles.len());
     Some(
         lines

@@ -18,10 +18,9 @@ pub mod tasks;
 
 pub use command::{parse_command, Command, Info};
 pub use output::Output;
-pub use session::{Engine, Exit};
+pub use session::{about_line, Exit, AUTHOR, COUNTRY, NAME};
 
-use crate::search::{self, Searcher};
-use crate::types::{is_decisive, Pos, MAX_SIDE, PAD, STRIDE, WIN};
+use crate::search::{Engine, Searcher};
 use std::io::{Read, Write};
 use std::sync::mpsc;
 
@@ -53,79 +52,6 @@ where
     let exit = s.run(&rx);
     log::debug!("session ended: {exit:?}");
     exit
-}
-
-/// Engine name in `ABOUT`.
-pub const NAME: &str = "pentad";
-/// Author in `ABOUT`.
-pub const AUTHOR: &str = "Pentad developers";
-/// Country in `ABOUT`.
-pub const COUNTRY: &str = "International";
-
-/// The `ABOUT` answer: one line of `key="value"` pairs; values hold no `,` `"` `=` (some
-/// managers split on them, protocol.md §2.9).
-pub fn about_line() -> String {
-    let www = [env!("CARGO_PKG_HOMEPAGE"), env!("CARGO_PKG_REPOSITORY")]
-        .into_iter()
-        .find(|s| !s.is_empty())
-        .unwrap_or("none");
-    let clean = |s: &str| -> String {
-        s.chars()
-            .filter(|c| !matches!(c, ',' | '"' | '=') && !c.is_control())
-            .collect()
-    };
-    format!(
-        "name=\"{}\", version=\"{}\", author=\"{}\", country=\"{}\", www=\"{}\"",
-        clean(NAME),
-        clean(env!("CARGO_PKG_VERSION")),
-        clean(AUTHOR),
-        clean(COUNTRY),
-        clean(www)
-    )
-}
-
-/// The text of the `MESSAGE` line for a completed iteration:
-/// `depth D seldepth S score V nodes N nps R time MS pv x,y x,y …`; forced results show as
-/// `+M<plies>` / `-M<plies>`.
-pub fn format_info(info: &search::Info) -> String {
-    let v = info.score;
-    let score = if is_decisive(v) {
-        if v > 0 {
-            format!("+M{}", WIN - v)
-        } else {
-            format!("-M{}", WIN + v)
-        }
-    } else {
-        v.to_string()
-    };
-    let mut s = format!(
-        "depth {} seldepth {} score {score} nodes {} nps {} time {}",
-        info.depth,
-        info.seldepth,
-        info.nodes,
-        info.nps(),
-        info.elapsed.as_millis()
-    );
-    let pv: Vec<String> = info
-        .pv
-        .iter()
-        .take_while(|&&p| valid_pos(p))
-        .map(Pos::to_string)
-        .collect();
-    if !pv.is_empty() {
-        s.push_str(" pv ");
-        s.push_str(&pv.join(" "));
-    }
-    s
-}
-
-/// True when `p` names a square of some board (not `Pos::NONE`, not the padding).
-fn valid_pos(p: Pos) -> bool {
-    let i = p.0 as usize;
-    !p.is_none()
-        && i < STRIDE * STRIDE
-        && (PAD..PAD + MAX_SIDE).contains(&(i % STRIDE))
-        && (PAD..PAD + MAX_SIDE).contains(&(i / STRIDE))
 }
 
 /// Starts logging when the environment variable `PENTAD_LOG` names a file (appended to), at the

@@ -32,14 +32,13 @@
 //! * `INFO hash_size` KB sets the table size when no `max_memory` was sent (Yixin-Board sends
 //!   none); with both, the smaller limit wins.
 
-use super::about_line;
 use super::command::{excerpt, parse_command, parse_stone_line, Command, Info, StoneLine};
 use super::input::Input;
 use super::output::Output;
 use super::tasks::{self, Answer, Gui, Job, Task};
 use crate::board::Board;
 use crate::rules::Rule;
-use crate::search::{self, Limits, Outcome, Searcher};
+use crate::search::{self, Engine, Limits};
 use crate::time::{TimeControl, UNLIMITED_MS};
 use crate::types::{Color, Depth, Pos, AREA, MAX_SIDE, MIN_SIDE, PAD, STRIDE};
 use std::collections::VecDeque;
@@ -65,68 +64,33 @@ pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 /// MAX_HASH_SIZE`): 4 GiB.
 pub const MAX_HASH_LOG2_KB: u32 = 22;
 
-/// What the session needs from a search engine: [`Searcher`]'s API. Tests plug in fakes.
-pub trait Engine: Send + 'static {
-    /// Searches `board` for the side to move (see [`Searcher::search`]).
-    fn search(
-        &mut self,
-        board: &Board,
-        limits: &Limits,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(&search::Info),
-    ) -> Outcome;
-    /// Resizes the table to at most `bytes`.
-    fn resize(&mut self, bytes: usize);
-    /// Empties the table.
-    fn clear(&mut self);
-    /// Like [`Engine::search`], never playing a move of `exclude` at the root. The default
-    /// ignores `exclude` (test engines).
-    fn search_excluding(
-        &mut self,
-        board: &Board,
-        limits: &Limits,
-        exclude: &[Pos],
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(&search::Info),
-    ) -> Outcome {
-        let _ = exclude;
-        self.search(board, limits, stop, report)
-    }
-    /// Share of the table in use, in permille.
-    fn hash_usage_permille(&self) -> u32 {
-        0
-    }
-}
+/// Engine name in `ABOUT`.
+pub const NAME: &str = "pentad";
+/// Author in `ABOUT`.
+pub const AUTHOR: &str = "Pentad developers";
+/// Country in `ABOUT`.
+pub const COUNTRY: &str = "International";
 
-impl Engine for Searcher {
-    fn search(
-        &mut self,
-        board: &Board,
-        limits: &Limits,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(&search::Info),
-    ) -> Outcome {
-        Searcher::search(self, board, limits, stop, report)
-    }
-    fn resize(&mut self, bytes: usize) {
-        Searcher::resize(self, bytes)
-    }
-    fn clear(&mut self) {
-        Searcher::clear(self)
-    }
-    fn search_excluding(
-        &mut self,
-        board: &Board,
-        limits: &Limits,
-        exclude: &[Pos],
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(&search::Info),
-    ) -> Outcome {
-        Searcher::search_excluding(self, board, limits, exclude, stop, report)
-    }
-    fn hash_usage_permille(&self) -> u32 {
-        Searcher::hash_usage_permille(self)
-    }
+/// The `ABOUT` answer: one line of `key="value"` pairs; values hold no `,` `"` `=` (some
+/// managers split on them, protocol.md §2.9).
+pub fn about_line() -> String {
+    let www = [env!("CARGO_PKG_HOMEPAGE"), env!("CARGO_PKG_REPOSITORY")]
+        .into_iter()
+        .find(|s| !s.is_empty())
+        .unwrap_or("none");
+    let clean = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !matches!(c, ',' | '"' | '=') && !c.is_control())
+            .collect()
+    };
+    format!(
+        "name=\"{}\", version=\"{}\", author=\"{}\", country=\"{}\", www=\"{}\"",
+        clean(NAME),
+        clean(env!("CARGO_PKG_VERSION")),
+        clean(AUTHOR),
+        clean(COUNTRY),
+        clean(www)
+    )
 }
 
 /// Why the session ended.
@@ -462,7 +426,7 @@ impl<E: Engine> Session<E> {
                 }
             }
             Command::YxNBest { n } => {
-                let n = n.clamp(1, tasks::MAX_NBEST as i64) as usize;
+                let n = n.clamp(1, crate::search::multipv::MAX_NBEST as i64) as usize;
                 self.analysis("YXNBEST", Task::NBest(n), at);
             }
             Command::YxBalanceOne { bias } => self.analysis(

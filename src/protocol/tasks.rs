@@ -10,19 +10,15 @@
 //! limit passes, the node limit is used up, or the search is stopped; the last complete results
 //! count, and the first round always completes unless the search is stopped.
 
-use super::format_info;
 use super::output::Output;
-use super::session::Engine;
 use crate::board::Board;
-use crate::search::{legal_moves, Info, Limits, Outcome};
-use crate::types::{is_decisive, loss_in, win_in, Color, Depth, Pos, Value, WIN};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use crate::notation::{pos_line, score_text, xy_line};
+use crate::search::multipv::{multipv, score_lines, Line, Scored, MAX_NBEST};
+use crate::search::{legal_moves, Engine, Info, Limits, Outcome};
+use crate::types::{is_decisive, Color, Pos, Value, MAX_SIDE, PAD, STRIDE};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
-/// Deepest round when no depth limit is set.
-pub const MAX_ROUND_DEPTH: Depth = 60;
-/// Most lines of `YXNBEST`.
-pub const MAX_NBEST: usize = 64;
 /// Candidate moves of `YXBALANCEONE`.
 pub const BALANCE_ONE_MOVES: usize = 24;
 /// First and second moves of `YXBALANCETWO` (pairs = their product).
@@ -136,17 +132,39 @@ pub fn run<E: Engine>(task: Task, job: &mut Job<'_, E>) -> Answer {
 // ------------------------------------------------------------------------------------------
 // Text of the report
 
-/// A score as people read it: `+M5` (a win in 5 plies), `-M4`, or the number.
-pub fn score_text(v: Value) -> String {
-    if is_decisive(v) {
-        if v > 0 {
-            format!("+M{}", WIN - v)
-        } else {
-            format!("-M{}", WIN + v)
-        }
-    } else {
-        v.to_string()
+/// The text of the `MESSAGE` line for a completed iteration:
+/// `depth D seldepth S score V nodes N nps R time MS pv x,y x,y …`; forced results show as
+/// `+M<plies>` / `-M<plies>`.
+pub fn format_info(info: &Info) -> String {
+    let score = score_text(info.score);
+    let mut s = format!(
+        "depth {} seldepth {} score {score} nodes {} nps {} time {}",
+        info.depth,
+        info.seldepth,
+        info.nodes,
+        info.nps(),
+        info.elapsed.as_millis()
+    );
+    let pv: Vec<String> = info
+        .pv
+        .iter()
+        .take_while(|&&p| valid_pos(p))
+        .map(Pos::to_string)
+        .collect();
+    if !pv.is_empty() {
+        s.push_str(" pv ");
+        s.push_str(&pv.join(" "));
     }
+    s
+}
+
+/// True when `p` names a square of some board (not `Pos::NONE`, not the padding).
+fn valid_pos(p: Pos) -> bool {
+    let i = p.0 as usize;
+    !p.is_none()
+        && i < STRIDE * STRIDE
+        && (PAD..PAD + MAX_SIDE).contains(&(i % STRIDE))
+        && (PAD..PAD + MAX_SIDE).contains(&(i / STRIDE))
 }
 
 /// Winning chance of the side to move, 0..1, from a score.
@@ -155,43 +173,6 @@ pub fn winrate(v: Value) -> f64 {
         return if v > 0 { 1.0 } else { 0.0 };
     }
     1.0 / (1.0 + (-(v as f64) / WINRATE_SCALE).exp())
-}
-
-/// Squares as `h8 i9 j10`.
-pub fn pos_line(pv: &[Pos]) -> String {
-    let v: Vec<String> = pv
-        .iter()
-        .filter(|p| !p.is_none())
-        .map(|&p| crate::notation::pos_to_str(p))
-        .collect();
-    v.join(" ")
-}
-
-/// Squares as `7,7 8,8 9,9` (protocol coordinates).
-pub fn xy_line(pv: &[Pos]) -> String {
-    let v: Vec<String> = pv
-        .iter()
-        .filter(|p| !p.is_none())
-        .map(Pos::to_string)
-        .collect();
-    v.join(" ")
-}
-
-/// One finished line of an analysis.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Line {
-    /// Its first move.
-    pub best: Pos,
-    /// Score for the side to move at the root.
-    pub score: Value,
-    /// Depth reached.
-    pub depth: Depth,
-    /// Deepest ply reached.
-    pub seldepth: i32,
-    /// Nodes of this line.
-    pub nodes: u64,
-    /// The line, its first move first.
-    pub pv: Vec<Pos>,
 }
 
 /// The `INFO PV …` block Yixin-Board reads for one line (Rapfi's format).
@@ -265,161 +246,6 @@ fn single<E: Engine>(job: &mut Job<'_, E>) -> Outcome {
     )
 }
 
-/// The clock and node account of a task made of many searches.
-struct Account {
-    limits: Limits,
-    nodes: u64,
-}
-
-impl Account {
-    fn elapsed(&self) -> Duration {
-        self.limits.start.elapsed()
-    }
-    fn soft_over(&self) -> bool {
-        self.elapsed() >= self.limits.budget.soft
-    }
-    fn hard_over(&self) -> bool {
-        self.elapsed() >= self.limits.budget.hard
-    }
-    fn nodes_over(&self) -> bool {
-        self.limits.max_nodes.is_some_and(|n| self.nodes >= n)
-    }
-    /// True when no new round may start.
-    fn round_over(&self, stop: &AtomicBool) -> bool {
-        stop.load(Ordering::Relaxed) || self.soft_over() || self.nodes_over()
-    }
-    /// Limits of one search of a round of depth `depth`.
-    fn at_depth(&self, depth: Depth) -> Limits {
-        Limits {
-            max_depth: Some(depth),
-            max_nodes: self
-                .limits
-                .max_nodes
-                .map(|n| n.saturating_sub(self.nodes).max(1)),
-            ..self.limits
-        }
-    }
-    fn max_depth(&self) -> Depth {
-        self.limits
-            .max_depth
-            .unwrap_or(MAX_ROUND_DEPTH)
-            .clamp(1, MAX_ROUND_DEPTH)
-    }
-    /// Whether a search asked for `depth` and giving `o` reached it (a proven result and an
-    /// answer given without search count as reached).
-    fn complete(&self, o: &Outcome, depth: Depth, stop: &AtomicBool) -> bool {
-        o.depth >= depth
-            || is_decisive(o.score)
-            || (o.depth == 0 && !stop.load(Ordering::Relaxed) && !self.hard_over())
-    }
-}
-
-// ------------------------------------------------------------------------------------------
-// Multi-PV
-
-/// The `n` best root moves of `board` by rounds of growing depth (the best, then the best of
-/// the others, …), each line reported through `on_line(index, line, round_depth)` as it is
-/// found. Moves of `exclude` are never lines. Returns the lines of the deepest round (lines of
-/// a round cut short replace the earlier ones only up to where the round got).
-pub fn multipv<E: Engine>(
-    engine: &mut E,
-    board: &Board,
-    limits: &Limits,
-    exclude: &[Pos],
-    n: usize,
-    stop: &AtomicBool,
-    on_line: &mut dyn FnMut(usize, &Line, Depth),
-) -> Vec<Line> {
-    let n = n.clamp(1, MAX_NBEST);
-    let mut acc = Account {
-        limits: *limits,
-        nodes: 0,
-    };
-    let mut lines: Vec<Line> = Vec::new();
-    for depth in 1..=acc.max_depth() {
-        if depth > 1 && acc.round_over(stop) {
-            break;
-        }
-        let mut excluded = exclude.to_vec();
-        let mut round: Vec<Line> = Vec::new();
-        let mut cut = false;
-        for i in 0..n {
-            if depth > 1 && (acc.round_over(stop) || acc.hard_over()) {
-                cut = true;
-                break;
-            }
-            let lim = acc.at_depth(depth);
-            let o = engine.search_excluding(board, &lim, &excluded, stop, &mut |_| {});
-            acc.nodes += o.nodes;
-            if o.best.is_none() || excluded.contains(&o.best) {
-                break;
-            }
-            if depth > 1 && !acc.complete(&o, depth, stop) {
-                cut = true;
-                break;
-            }
-            let l = line_of(&o);
-            on_line(i, &l, depth);
-            excluded.push(o.best);
-            round.push(l);
-            if stop.load(Ordering::Relaxed) {
-                cut = true;
-                break;
-            }
-        }
-        if round.is_empty() {
-            break;
-        }
-        // A cut round improves the first lines only.
-        let keep = round.len();
-        if cut && keep < lines.len() {
-            let same = lines[..keep]
-                .iter()
-                .zip(&round)
-                .all(|(a, b)| a.best == b.best);
-            if same {
-                lines.splice(..keep, round);
-            } else {
-                // The order changed: the deeper lines win, the rest of the old round goes
-                // where it does not repeat a move.
-                let mut merged = round;
-                for l in &lines {
-                    if merged.len() >= n {
-                        break;
-                    }
-                    if !merged.iter().any(|m| m.best == l.best) {
-                        merged.push(l.clone());
-                    }
-                }
-                lines = merged;
-            }
-        } else {
-            // Best first (a later line may score above an earlier one after a deeper look).
-            round.sort_by_key(|l| std::cmp::Reverse(l.score));
-            lines = round;
-        }
-        if cut || lines.iter().all(|l| is_decisive(l.score)) {
-            break;
-        }
-    }
-    lines
-}
-
-fn line_of(o: &Outcome) -> Line {
-    let mut pv = o.pv.clone();
-    if pv.first() != Some(&o.best) {
-        pv = vec![o.best];
-    }
-    Line {
-        best: o.best,
-        score: o.score,
-        depth: o.depth,
-        seldepth: (o.pv.len() as i32).max(o.depth),
-        nodes: o.nodes,
-        pv,
-    }
-}
-
 fn nbest<E: Engine>(job: &mut Job<'_, E>, n: usize) -> Answer {
     let (out, gui, start) = (job.out, job.gui, job.limits.start);
     let n = n.clamp(1, MAX_NBEST);
@@ -453,147 +279,6 @@ fn nbest<E: Engine>(job: &mut Job<'_, E>, n: usize) -> Answer {
 
 // ------------------------------------------------------------------------------------------
 // Scoring given lines (defence search, balance, Swap2 openings)
-
-/// A sequence of moves from the root, scored for the side to move at the root.
-#[derive(Clone, Debug)]
-pub struct Scored {
-    /// The moves from the root.
-    pub moves: Vec<Pos>,
-    /// The score after them, for the root's side to move (`None` before the first search).
-    pub score: Option<Value>,
-    /// Depth of that score.
-    pub depth: Depth,
-    /// The moves followed by the search's line.
-    pub pv: Vec<Pos>,
-}
-
-/// Plays `moves` from `board`: `Err(score)` when the sequence itself decides the game (a five
-/// ends it: score for the root's side), `Ok(board)` otherwise; `None` when a move is illegal.
-fn play_line(board: &Board, moves: &[Pos]) -> Option<Result<Board, Value>> {
-    let root = board.side_to_move();
-    let mut b = board.clone();
-    for (k, &m) in moves.iter().enumerate() {
-        if !b.is_legal(m) {
-            return None;
-        }
-        let mover = b.side_to_move();
-        let five = b.wins_by(mover, m);
-        b.play(m);
-        if five {
-            let plies = k as i32 + 1;
-            return Some(Err(if mover == root {
-                win_in(plies)
-            } else {
-                loss_in(plies)
-            }));
-        }
-    }
-    Some(Ok(b))
-}
-
-/// A child score (for the side to move after `len` moves) seen from the root's side, with mate
-/// distances counted from the root.
-fn from_root(v: Value, len: usize) -> Value {
-    let v = if len.is_multiple_of(2) { v } else { -v };
-    if is_decisive(v) {
-        let plies = WIN - v.abs() + len as i32;
-        if v > 0 {
-            win_in(plies)
-        } else {
-            loss_in(plies)
-        }
-    } else {
-        v
-    }
-}
-
-/// Scores every sequence of `lines` by rounds of growing depth. `order` ranks the lines for
-/// the next round (the most interesting first: a cut round covers them). `on_scored(line,
-/// depth, started)` hears each search before (`started` true) and after it.
-pub fn score_lines<E: Engine>(
-    engine: &mut E,
-    board: &Board,
-    limits: &Limits,
-    lines: Vec<Vec<Pos>>,
-    stop: &AtomicBool,
-    order: &dyn Fn(&Scored) -> i64,
-    on_scored: &mut dyn FnMut(&Scored, Depth, bool),
-) -> Vec<Scored> {
-    let mut acc = Account {
-        limits: *limits,
-        nodes: 0,
-    };
-    let mut all: Vec<Scored> = Vec::new();
-    for moves in lines {
-        match play_line(board, &moves) {
-            None => continue,
-            Some(Err(v)) => all.push(Scored {
-                pv: moves.clone(),
-                moves,
-                score: Some(v),
-                depth: MAX_ROUND_DEPTH,
-            }),
-            Some(Ok(_)) => all.push(Scored {
-                pv: moves.clone(),
-                moves,
-                score: None,
-                depth: 0,
-            }),
-        }
-    }
-    for depth in 1..=acc.max_depth() {
-        if depth > 1 && acc.round_over(stop) {
-            break;
-        }
-        let mut idx: Vec<usize> = (0..all.len()).collect();
-        if depth > 1 {
-            idx.sort_by_key(|&i| std::cmp::Reverse(order(&all[i])));
-        }
-        let mut progressed = false;
-        let mut cut = false;
-        for i in idx {
-            let s = &all[i];
-            if s.score.is_some_and(is_decisive) {
-                continue;
-            }
-            if stop.load(Ordering::Relaxed) || (depth > 1 && (acc.soft_over() || acc.nodes_over()))
-            {
-                cut = true;
-                break;
-            }
-            let Some(Ok(child)) = play_line(board, &s.moves) else {
-                continue;
-            };
-            on_scored(s, depth, true);
-            let o = if child.empty_count() == 0 {
-                Outcome {
-                    best: Pos::NONE,
-                    score: 0,
-                    depth,
-                    nodes: 0,
-                    pv: vec![],
-                }
-            } else {
-                let lim = acc.at_depth(depth);
-                engine.search_excluding(&child, &lim, &[], stop, &mut |_| {})
-            };
-            acc.nodes += o.nodes;
-            if depth == 1 || acc.complete(&o, depth, stop) {
-                let s = &mut all[i];
-                s.score = Some(from_root(o.score, s.moves.len()));
-                s.depth = depth;
-                s.pv = s.moves.clone();
-                s.pv.extend(o.pv.iter().copied().filter(|p| !p.is_none()));
-                progressed = true;
-            }
-            on_scored(&all[i], depth, false);
-        }
-        if cut || !progressed || all.iter().all(|s| s.score.is_some_and(is_decisive)) {
-            break;
-        }
-    }
-    all
-}
 
 /// Candidate moves of the side to move: legal, not excluded, near the stones (within two; within
 /// four while there are few stones), best first by shape (attack and defence). On an empty board:
@@ -891,6 +576,7 @@ pub fn swap_color(board: &Board) -> Color {
 mod tests {
     use super::*;
     use crate::rules::Rule;
+    use crate::types::win_in;
 
     #[test]
     fn swap2_candidates_are_the_26_openings() {
@@ -908,21 +594,10 @@ mod tests {
     }
 
     #[test]
-    fn score_text_and_winrate() {
-        assert_eq!(score_text(win_in(5)), "+M5");
-        assert_eq!(score_text(loss_in(4)), "-M4");
-        assert_eq!(score_text(-35), "-35");
+    fn winrate_is_a_sigmoid_of_the_score() {
         assert!((winrate(0) - 0.5).abs() < 1e-9);
         assert_eq!(winrate(win_in(3)), 1.0);
         assert!(winrate(100) > 0.5 && winrate(-100) < 0.5);
-    }
-
-    #[test]
-    fn from_root_counts_plies_from_the_root() {
-        // After one move the opponent is mated in 3: a win for the root in 4.
-        assert_eq!(from_root(loss_in(3), 1), win_in(4));
-        assert_eq!(from_root(20, 1), -20);
-        assert_eq!(from_root(20, 2), 20);
     }
 
     #[test]

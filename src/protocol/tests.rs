@@ -1,9 +1,10 @@
 //! In-process session tests: lines in, lines out (protocol.md §10 checklist).
 
-use super::session::{legal_answer, Engine, Exit};
+use super::session::{legal_answer, Exit};
 use super::{about_line, run, run_with};
 use crate::board::Board;
 use crate::rules::Rule;
+use crate::search::Engine;
 use crate::search::{Info as SearchInfo, Limits, Outcome};
 use crate::types::{Color, Pos, Value};
 use std::io::{Cursor, Read, Write};

@@ -255,6 +255,70 @@ impl Searcher {
     }
 }
 
+/// What the front ends need from a search engine: [`Searcher`]'s API. Tests plug in fakes.
+pub trait Engine: Send + 'static {
+    /// Searches `board` for the side to move (see [`Searcher::search`]).
+    fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Info),
+    ) -> Outcome;
+    /// Resizes the table to at most `bytes`.
+    fn resize(&mut self, bytes: usize);
+    /// Empties the table.
+    fn clear(&mut self);
+    /// Like [`Engine::search`], never playing a move of `exclude` at the root. The default
+    /// ignores `exclude` (test engines).
+    fn search_excluding(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        exclude: &[Pos],
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Info),
+    ) -> Outcome {
+        let _ = exclude;
+        self.search(board, limits, stop, report)
+    }
+    /// Share of the table in use, in permille.
+    fn hash_usage_permille(&self) -> u32 {
+        0
+    }
+}
+
+impl Engine for Searcher {
+    fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Info),
+    ) -> Outcome {
+        Searcher::search(self, board, limits, stop, report)
+    }
+    fn resize(&mut self, bytes: usize) {
+        Searcher::resize(self, bytes)
+    }
+    fn clear(&mut self) {
+        Searcher::clear(self)
+    }
+    fn search_excluding(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        exclude: &[Pos],
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Info),
+    ) -> Outcome {
+        Searcher::search_excluding(self, board, limits, exclude, stop, report)
+    }
+    fn hash_usage_permille(&self) -> u32 {
+        Searcher::hash_usage_permille(self)
+    }
+}
+
 /// The answer when a threat search proved a win: reported as one iteration.
 fn forced_win(
     limits: &Limits,

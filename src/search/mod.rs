@@ -88,9 +88,10 @@ pub struct Outcome {
 }
 
 mod engine;
+pub mod multipv;
 pub mod vcf;
 pub mod vct;
-pub use engine::{quick_move, Searcher};
+pub use engine::{quick_move, Engine, Searcher};
 
 /// Every legal move of the side to move (renju fouls excluded for black), or every empty square
 /// when all of them are fouls (then nothing else can be played).

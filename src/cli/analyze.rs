@@ -8,21 +8,22 @@
 //!
 //! The analysis: first the threat solvers (a VCF of the side to move, else a VCT, and a VCF of
 //! the opponent as the threat to meet), then the main search, multi-PV by rounds of growing
-//! depth (see [`crate::protocol::tasks::multipv`]). Every forced line printed as a VCF is the
+//! depth (see [`pentad::search::multipv::multipv`]). Every forced line printed as a VCF is the
 //! solver's full line: the attacker's fours, the defender's forced answers, the five.
 
-use crate::board::Board;
-use crate::gamefile::GameRecord;
-use crate::notation::{parse_pos_moves, pos_to_str};
-use crate::protocol::tasks::{self, score_text, Line};
-use crate::puzzles::Puzzle;
-use crate::rules::Rule;
-use crate::search::vcf::{Abort, Vcf};
-use crate::search::vct::Vct;
-use crate::search::{legal_moves, Limits, Searcher};
-use crate::time::Budget;
-use crate::types::{is_decisive, Cell, Color, Depth, Pos, Value, WIN};
 use anyhow::{anyhow, bail, Context};
+use pentad::board::Board;
+use pentad::gamefile::GameRecord;
+use pentad::gamefile::Puzzle;
+use pentad::notation::score_text;
+use pentad::notation::{parse_pos_moves, pos_to_str};
+use pentad::rules::Rule;
+use pentad::search::multipv::{self, Line};
+use pentad::search::vcf::{Abort, Vcf};
+use pentad::search::vct::Vct;
+use pentad::search::{legal_moves, Limits, Searcher};
+use pentad::time::Budget;
+use pentad::types::{is_decisive, Cell, Color, Depth, Pos, Value, WIN};
 use serde_json::{json, Value as Json};
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -117,8 +118,8 @@ impl Options {
                 "--nodes" => o.nodes = Some(value("--nodes")?.parse().context("--nodes N")?),
                 "--multipv" => {
                     o.multipv = value("--multipv")?.parse().context("--multipv K")?;
-                    if o.multipv == 0 || o.multipv > tasks::MAX_NBEST {
-                        bail!("--multipv takes 1 to {}", tasks::MAX_NBEST);
+                    if o.multipv == 0 || o.multipv > multipv::MAX_NBEST {
+                        bail!("--multipv takes 1 to {}", multipv::MAX_NBEST);
                     }
                 }
                 "--threads" => {
@@ -329,7 +330,7 @@ pub fn analyze(searcher: &mut Searcher, board: &Board, opts: &Options) -> Analys
         ..limits
     };
     a.lines = if opts.multipv > 1 {
-        tasks::multipv(
+        multipv::multipv(
             searcher,
             board,
             &limits,
@@ -540,7 +541,7 @@ fn position_from(text: &str, opts: &Options) -> anyhow::Result<Position> {
     let mut board =
         Board::new(w, h, opts.rule.unwrap_or(Rule::Freestyle)).map_err(|e| anyhow!("{e}"))?;
     let moves = parse_pos_moves(t).map_err(|e| anyhow!("{e}"))?;
-    crate::notation::play_moves(&mut board, &moves).map_err(|e| anyhow!("{e}"))?;
+    pentad::notation::play_moves(&mut board, &moves).map_err(|e| anyhow!("{e}"))?;
     let list: Vec<String> = board
         .history()
         .iter()

@@ -17,11 +17,11 @@
 //!
 //! It prints the fitted weights as the Rust lines of `board.rs` that declare them.
 
-use crate::board::{Board, Threat, PATTERN_VALUE, THREAT_BONUS};
-use crate::pattern::Pattern;
-use crate::rules::Rule;
-use crate::types::{Cell, Color, Pos};
 use anyhow::{bail, Context};
+use pentad::board::{Board, Threat, PATTERN_VALUE, THREAT_BONUS};
+use pentad::pattern::Pattern;
+use pentad::rules::Rule;
+use pentad::types::{Cell, Color, Pos};
 
 /// Number of weights: one per line pattern, then one per threat class.
 const N: usize = 10 + Threat::COUNT;

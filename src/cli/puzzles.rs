@@ -5,102 +5,17 @@
 //! after the first chosen by the mover's own search, forced answers to a four played at once),
 //! ends in a five with every move legal.
 
-use crate::board::{Board, Threat};
-use crate::rules::Rule;
-use crate::search::{Limits, Searcher};
-use crate::time::Budget;
-use crate::types::{Color, Pos, WIN_BOUND};
 use anyhow::{bail, Context};
-use serde::Deserialize;
+use pentad::board::{Board, Threat};
+use pentad::gamefile::{parse_puzzles, Puzzle};
+use pentad::search::{Limits, Searcher};
+use pentad::time::Budget;
+use pentad::types::{Pos, WIN_BOUND};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Tasks whose answer is a winning first move.
 pub const WIN_TASKS: [&str; 5] = ["VCF", "VCT3", "VCT", "STONES4", "STONES5"];
-
-/// One puzzle as stored in the JSON lines.
-#[derive(Deserialize, Debug, Clone)]
-pub struct Puzzle {
-    /// Identifier.
-    #[serde(default)]
-    pub id: String,
-    /// `VCF`, `VCT3`, `VCT`, `STONES4`, `STONES5`, or a `BASE_*` task.
-    #[serde(default, alias = "kind")]
-    pub task: String,
-    /// Rule name (`renju` in the shared set).
-    #[serde(default)]
-    pub rule: String,
-    /// Board side.
-    #[serde(default = "default_size")]
-    pub board_size: usize,
-    /// `black` or `white`.
-    #[serde(default, alias = "attacker")]
-    pub side_to_move: Option<String>,
-    /// Black stones as [x, y].
-    #[serde(default)]
-    pub black: Vec<[usize; 2]>,
-    /// White stones as [x, y].
-    #[serde(default)]
-    pub white: Vec<[usize; 2]>,
-    /// Play order, when known.
-    #[serde(default)]
-    pub moves: Option<Vec<[usize; 2]>>,
-}
-
-fn default_size() -> usize {
-    15
-}
-
-impl Puzzle {
-    /// The rule the puzzle is played under (renju unless the file says otherwise).
-    pub fn rule(&self) -> Rule {
-        Rule::parse(&self.rule).unwrap_or(Rule::Renju)
-    }
-
-    /// The position, with the side to move set.
-    pub fn board(&self, rule: Rule) -> anyhow::Result<Board> {
-        let mut b = Board::square(self.board_size, rule)?;
-        match &self.moves {
-            Some(moves) if !moves.is_empty() => {
-                for &[x, y] in moves {
-                    let p = b.pos(x as i64, y as i64).context("move off the board")?;
-                    if !b.is_empty(p) {
-                        bail!("move {x},{y} on an occupied square");
-                    }
-                    b.play(p);
-                }
-            }
-            _ => {
-                for (stones, c) in [(&self.black, Color::Black), (&self.white, Color::White)] {
-                    for &[x, y] in stones.iter() {
-                        let p = b.pos(x as i64, y as i64).context("stone off the board")?;
-                        if !b.is_empty(p) {
-                            bail!("two stones on {x},{y}");
-                        }
-                        b.put(p, c);
-                    }
-                }
-            }
-        }
-        let side = match self.side_to_move.as_deref() {
-            Some("white") => Color::White,
-            Some("black") => Color::Black,
-            _ if self.black.len() > self.white.len() => Color::White,
-            _ => Color::Black,
-        };
-        b.set_side_to_move(side);
-        Ok(b)
-    }
-}
-
-/// Reads puzzles from JSON lines (blank lines skipped).
-pub fn parse(text: &str) -> anyhow::Result<Vec<Puzzle>> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| serde_json::from_str(l).with_context(|| format!("line {}", i + 1)))
-        .collect()
-}
 
 /// What solving one puzzle gave.
 #[derive(Debug, Clone)]
@@ -146,8 +61,9 @@ impl Effort {
 }
 
 /// Searches a win for the side to move within `time`, then plays it out against the engine's
-/// own defence to check it.
-pub fn attempt(searcher: &mut Searcher, board: &Board, time: Duration) -> Attempt {
+/// own defence to check it (the tests' shorthand).
+#[cfg(test)]
+fn attempt(searcher: &mut Searcher, board: &Board, time: Duration) -> Attempt {
     attempt_with(searcher, board, Effort::Time(time), 1)
 }
 
@@ -263,7 +179,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
             return Ok(());
         }
     };
-    let puzzles = parse(&text)?;
+    let puzzles = parse_puzzles(&text)?;
     if threats_only {
         return run_threats_only(&puzzles, &tasks, limit, nodes, verbose);
     }
@@ -340,8 +256,8 @@ fn run_threats_only(
     nodes: Option<u64>,
     verbose: bool,
 ) -> anyhow::Result<()> {
-    use crate::search::vcf::Vcf;
-    use crate::search::vct::Vct;
+    use pentad::search::vcf::Vcf;
+    use pentad::search::vct::Vct;
     let vct_nodes = nodes.unwrap_or(750_000);
     println!(
         "{:8} {:>6} {:>7} {:>8} {:>9} {:>9} {:>12}",
@@ -396,24 +312,18 @@ fn run_threats_only(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pentad::types::Color;
 
     #[test]
     fn parses_and_solves_a_small_vcf() {
         // Black to move: a four on row 7 forces the reply, then a double four.
         let text = r#"{"id":"t1","task":"VCF","rule":"freestyle","board_size":15,"side_to_move":"black","black":[[5,7],[6,7],[7,7],[9,9],[9,10],[9,11]],"white":[[4,7],[3,3],[12,12],[13,1],[1,13]]}"#;
-        let ps = parse(text).unwrap();
+        let ps = parse_puzzles(text).unwrap();
         assert_eq!(ps.len(), 1);
         let b = ps[0].board(ps[0].rule()).unwrap();
         assert_eq!(b.side_to_move(), Color::Black);
         let mut s = Searcher::new(1 << 20);
         let a = attempt(&mut s, &b, Duration::from_millis(2000));
         assert!(a.claimed && a.verified, "{a:?}");
-    }
-
-    #[test]
-    fn rejects_bad_lines() {
-        assert!(parse("{not json}").is_err());
-        let p = parse(r#"{"task":"VCF","black":[[0,0],[0,0]],"white":[]}"#).unwrap();
-        assert!(p[0].board(Rule::Renju).is_err());
     }
 }

@@ -5,16 +5,16 @@
 //! (`help` lists them). Colours when the output is a terminal (`--no-color` or `NO_COLOR` turn
 //! them off).
 
-use crate::analyze::winner;
-use crate::board::Board;
-use crate::gamefile::GameRecord;
-use crate::notation::pos_to_str;
-use crate::protocol::tasks::{pos_line, score_text};
-use crate::rules::Rule;
-use crate::search::{legal_moves, Limits, Searcher};
-use crate::time::Budget;
-use crate::types::{Cell, Color, Depth, Pos, Value};
+use super::analyze::winner;
 use anyhow::{anyhow, bail, Context};
+use pentad::board::Board;
+use pentad::gamefile::GameRecord;
+use pentad::notation::pos_to_str;
+use pentad::notation::{pos_line, score_text};
+use pentad::rules::Rule;
+use pentad::search::{legal_moves, Limits, Searcher};
+use pentad::time::Budget;
+use pentad::types::{Cell, Color, Depth, Pos, Value};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;

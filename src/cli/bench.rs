@@ -2,12 +2,12 @@
 //! table size. The total node count is the search's signature: a change that claims no
 //! functional change keeps it equal (commit messages end with `Bench: <nodes>`).
 
-use crate::board::Board;
-use crate::notation::{parse_pos_moves, play_moves};
-use crate::rules::Rule;
-use crate::search::{Limits, Searcher};
-use crate::time::Budget;
-use crate::types::Depth;
+use pentad::board::Board;
+use pentad::notation::{parse_pos_moves, play_moves};
+use pentad::rules::Rule;
+use pentad::search::{Limits, Searcher};
+use pentad::time::Budget;
+use pentad::types::Depth;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
