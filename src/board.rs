@@ -5,91 +5,13 @@
 //! class (so "can the opponent make five?" is one lookup). Debug builds check all of it against a
 //! recomputation after every change.
 
+use crate::eval::weights::{PATTERN_VALUE, THREAT_BONUS};
 use crate::pattern::{
-    code, slot, PairTable, Pattern, Shape, ShapeTables, COMPACT_SPACE, KEY_SPACE,
+    code, slot, PairTable, Pattern, Shape, ShapeTables, Threat, COMPACT_SPACE, KEY_SPACE,
 };
 use crate::rules::{Grid, Rule};
 use crate::types::{Cell, Color, Pos, AREA, DIRS, MAX_SIDE, MIN_SIDE, STRIDE};
 use std::fmt;
-
-/// What the four lines through an empty square give one colour if it plays there.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
-#[repr(u8)]
-pub enum Threat {
-    /// No line that can still become five.
-    None = 0,
-    /// Only ones, twos or blocked threes.
-    Low,
-    /// One open three.
-    Flex3,
-    /// One four.
-    Block4,
-    /// Two or more open threes.
-    DoubleThree,
-    /// A four and an open three.
-    FourThree,
-    /// An open four or two fours: wins next move unless the opponent makes five first.
-    OpenFour,
-    /// Five.
-    Five,
-}
-
-impl Threat {
-    /// Number of threat classes.
-    pub const COUNT: usize = 8;
-
-    /// The threat of a square from how many of its four lines are fives, open fours, fours,
-    /// open threes and lesser live shapes: a five wins; an open four or two fours cannot both be
-    /// stopped; a four with an open three (four-three); two open threes (three-three).
-    pub const fn of_counts(five: usize, f4: usize, b4: usize, f3: usize, low: usize) -> Threat {
-        if five > 0 {
-            Threat::Five
-        } else if f4 > 0 || b4 >= 2 {
-            Threat::OpenFour
-        } else if b4 == 1 && f3 >= 1 {
-            Threat::FourThree
-        } else if f3 >= 2 {
-            Threat::DoubleThree
-        } else if b4 == 1 {
-            Threat::Block4
-        } else if f3 == 1 {
-            Threat::Flex3
-        } else if low > 0 {
-            Threat::Low
-        } else {
-            Threat::None
-        }
-    }
-
-    /// The threat four line patterns make together, counted directly (the test oracle of the
-    /// `THREAT_OF` indexing).
-    #[cfg(test)]
-    fn classify(p: [Pattern; 4]) -> Threat {
-        let n = |x: Pattern| p.iter().filter(|&&q| q == x).count();
-        let low = p
-            .iter()
-            .filter(|&&q| q > Pattern::Dead && q < Pattern::Flex3)
-            .count();
-        Threat::of_counts(
-            n(Pattern::Five),
-            n(Pattern::Flex4),
-            n(Pattern::Block4),
-            n(Pattern::Flex3),
-            low,
-        )
-    }
-}
-
-/// Shape value of one line pattern, for move ordering and evaluation. This and `THREAT_BONUS`
-/// are fitted by `pbrain-pentad tune` (tools/tune.sh: a Texel fit to the results of 1,200
-/// freestyle 15x15 self-play games); against the hand-set values they replaced
-/// ([0, 1, 3, 4, 12, 14, 45, 50, 200, 1000] and [0, 0, 0, 0, 60, 150, 300, 1000]) they scored
-/// 72-26-2 in 100 games at 200 ms a move. The pattern values must stay below 10,000 (the
-/// make/undo update sums their changes in 20-bit lanes, see `PAIR_ENTRIES`).
-pub const PATTERN_VALUE: [i32; 10] = [0, 1, 0, 4, 18, 25, 76, 129, 284, 1000];
-
-/// Extra value of a square whose lines combine into a strong threat.
-pub const THREAT_BONUS: [i32; Threat::COUNT] = [0, 2, 0, 1, 15, 532, 290, 1000];
 
 /// Zobrist keys: stone of each colour (and wall) on each square, from a fixed seed.
 struct Zobrist {
@@ -957,12 +879,6 @@ const THREATS: [Threat; Threat::COUNT] = [
     Threat::OpenFour,
     Threat::Five,
 ];
-
-impl fmt::Debug for Board {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", crate::notation::to_ascii(self))
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod eval;
 pub mod gamefile;
 pub mod notation;
 pub mod pattern;
@@ -15,7 +16,7 @@ pub mod time;
 pub mod tt;
 pub mod types;
 
-pub use board::{Board, Threat};
-pub use pattern::Pattern;
+pub use board::Board;
+pub use pattern::{Pattern, Threat};
 pub use rules::Rule;
 pub use types::{Color, Pos};

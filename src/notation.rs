@@ -230,6 +230,13 @@ pub fn xy_line(pv: &[Pos]) -> String {
     v.join(" ")
 }
 
+/// A board prints as its ASCII diagram (test failures, logs).
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&to_ascii(self))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

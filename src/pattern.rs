@@ -55,6 +55,74 @@ impl Pattern {
     }
 }
 
+/// What the four lines through an empty square give one colour if it plays there.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
+#[repr(u8)]
+pub enum Threat {
+    /// No line that can still become five.
+    None = 0,
+    /// Only ones, twos or blocked threes.
+    Low,
+    /// One open three.
+    Flex3,
+    /// One four.
+    Block4,
+    /// Two or more open threes.
+    DoubleThree,
+    /// A four and an open three.
+    FourThree,
+    /// An open four or two fours: wins next move unless the opponent makes five first.
+    OpenFour,
+    /// Five.
+    Five,
+}
+
+impl Threat {
+    /// Number of threat classes.
+    pub const COUNT: usize = 8;
+
+    /// The threat of a square from how many of its four lines are fives, open fours, fours,
+    /// open threes and lesser live shapes: a five wins; an open four or two fours cannot both be
+    /// stopped; a four with an open three (four-three); two open threes (three-three).
+    pub const fn of_counts(five: usize, f4: usize, b4: usize, f3: usize, low: usize) -> Threat {
+        if five > 0 {
+            Threat::Five
+        } else if f4 > 0 || b4 >= 2 {
+            Threat::OpenFour
+        } else if b4 == 1 && f3 >= 1 {
+            Threat::FourThree
+        } else if f3 >= 2 {
+            Threat::DoubleThree
+        } else if b4 == 1 {
+            Threat::Block4
+        } else if f3 == 1 {
+            Threat::Flex3
+        } else if low > 0 {
+            Threat::Low
+        } else {
+            Threat::None
+        }
+    }
+
+    /// The threat four line patterns make together, counted directly (the test oracle of the
+    /// `THREAT_OF` indexing).
+    #[cfg(test)]
+    pub(crate) fn classify(p: [Pattern; 4]) -> Threat {
+        let n = |x: Pattern| p.iter().filter(|&&q| q == x).count();
+        let low = p
+            .iter()
+            .filter(|&&q| q > Pattern::Dead && q < Pattern::Flex3)
+            .count();
+        Threat::of_counts(
+            n(Pattern::Five),
+            n(Pattern::Flex4),
+            n(Pattern::Block4),
+            n(Pattern::Flex3),
+            low,
+        )
+    }
+}
+
 /// Number of neighbour squares in a line key.
 pub const KEY_CELLS: usize = 10;
 /// Number of distinct line keys.

@@ -6,8 +6,9 @@
 //! ends in a five with every move legal.
 
 use anyhow::{bail, Context};
-use pentad::board::{Board, Threat};
+use pentad::board::Board;
 use pentad::gamefile::{parse_puzzles, Puzzle};
+use pentad::pattern::Threat;
 use pentad::search::{Limits, Searcher};
 use pentad::time::Budget;
 use pentad::types::{Pos, WIN_BOUND};

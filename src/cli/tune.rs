@@ -1,12 +1,10 @@
 //! `pbrain-pentad tune`: a Texel (logistic) fit of the evaluation weights to the results of
 //! games played with the tournament runner.
 //!
-//! The evaluation is linear in its weights: for the side to move, 5/4 of its shape total minus
-//! the opponent's, where a colour's total sums, over the empty squares, `PATTERN_VALUE` of the
-//! pattern on each of the four lines plus `THREAT_BONUS` of the threat class they make together.
-//! So each position reduces to one feature per weight (own count × 5/4 − opponent's count) and
-//! the fit is a least-squares fit of `sigmoid(eval / K)` to the game results (1 win, ½ draw,
-//! 0 loss, from the side to move's view), with K first fitted to the current weights so that
+//! The evaluation is linear in its weights (see `pentad::eval`): each position reduces to one
+//! feature per weight (own count × 5/4 − opponent's count), and the fit is a least-squares fit
+//! of `sigmoid(eval / K)` to the game results (1 win, ½ draw, 0 loss, from the side to move's
+//! view), with K first fitted to the current weights so that
 //! the new ones keep the evaluation's scale. Positions where either side can already make five,
 //! or the side to move has an open four or a four-three, are left out: the search decides those.
 //! Every tenth game is held out, and the fit reports the error on it before and after.
@@ -15,67 +13,20 @@
 //! pbrain-pentad tune GAMES.jsonl... [--rule N] [--skip PLIES] [--iterations N] [--own W]
 //! ```
 //!
-//! It prints the fitted weights as the Rust lines of `board.rs` that declare them.
+//! It prints the fitted weights as the Rust lines of `src/eval/weights.rs` that declare them.
+//! The features, the weights and the formula are the evaluation's own (`pentad::eval`).
 
 use anyhow::{bail, Context};
-use pentad::board::{Board, Threat, PATTERN_VALUE, THREAT_BONUS};
-use pentad::pattern::Pattern;
+use pentad::board::Board;
+use pentad::eval::{features, is_frozen, linear, weight_vector, FEATURES as N, OWN_SCALE as OWN};
 use pentad::rules::Rule;
-use pentad::types::{Cell, Color, Pos};
-
-/// Number of weights: one per line pattern, then one per threat class.
-const N: usize = 10 + Threat::COUNT;
-/// Own shape weight against the opponent's, as in the search's evaluation (5/4); `--own`
-/// fits with another ratio to compare the errors.
-const OWN: f64 = 5.0 / 4.0;
+use pentad::types::{Color, Pos};
 
 /// A position reduced to its features and result.
 struct Sample {
     features: [f64; N],
     /// Result for the side to move: 1 win, 0.5 draw, 0 loss.
     result: f64,
-}
-
-/// The current weights as one vector.
-fn current_weights() -> [f64; N] {
-    let mut w = [0.0; N];
-    for (i, &v) in PATTERN_VALUE.iter().enumerate() {
-        w[i] = v as f64;
-    }
-    for (i, &v) in THREAT_BONUS.iter().enumerate() {
-        w[10 + i] = v as f64;
-    }
-    w
-}
-
-/// The features of `b` for the side to move, or None for a position the search decides.
-pub fn features(b: &Board, own: f64) -> Option<[f64; N]> {
-    let me = b.side_to_move();
-    let opp = me.opp();
-    if b.count(me, Threat::Five) > 0
-        || b.count(opp, Threat::Five) > 0
-        || b.count(me, Threat::OpenFour) > 0
-        || b.count(me, Threat::FourThree) > 0
-    {
-        return None;
-    }
-    let mut f = [0.0; N];
-    for q in b.squares() {
-        if b.cell(q) != Cell::Empty {
-            continue;
-        }
-        for (c, scale) in [(me, own), (opp, -1.0)] {
-            for d in 0..4 {
-                f[b.pattern(c, q, d) as usize] += scale;
-            }
-            f[10 + b.threat(c, q) as usize] += scale;
-        }
-    }
-    Some(f)
-}
-
-fn eval(w: &[f64; N], f: &[f64; N]) -> f64 {
-    w.iter().zip(f).map(|(a, b)| a * b).sum()
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -86,7 +37,7 @@ fn sigmoid(x: f64) -> f64 {
 fn error(samples: &[Sample], w: &[f64; N], k: f64) -> f64 {
     let s: f64 = samples
         .iter()
-        .map(|s| (s.result - sigmoid(eval(w, &s.features) / k)).powi(2))
+        .map(|s| (s.result - sigmoid(linear(w, &s.features) / k)).powi(2))
         .sum();
     s / samples.len().max(1) as f64
 }
@@ -107,11 +58,6 @@ fn fit_k(samples: &[Sample], w: &[f64; N]) -> f64 {
     ((lo + hi) / 2.0).exp()
 }
 
-/// Weights the fit may not move: a dead line and a square with no threat are worth nothing.
-fn frozen(i: usize) -> bool {
-    i == Pattern::Dead as usize || i == 10 + Threat::None as usize
-}
-
 /// Adam on the mean squared error, weights kept non-negative.
 fn fit_weights(samples: &[Sample], start: &[f64; N], k: f64, iterations: usize) -> [f64; N] {
     let mut w = *start;
@@ -122,7 +68,7 @@ fn fit_weights(samples: &[Sample], start: &[f64; N], k: f64, iterations: usize) 
     for t in 1..=iterations {
         let mut grad = [0.0; N];
         for s in samples {
-            let p = sigmoid(eval(&w, &s.features) / k);
+            let p = sigmoid(linear(&w, &s.features) / k);
             // d/dw (r - p)^2 = -2 (r - p) p (1 - p) f / k
             let g = -2.0 * (s.result - p) * p * (1.0 - p) / k;
             for (gi, f) in grad.iter_mut().zip(&s.features) {
@@ -130,7 +76,7 @@ fn fit_weights(samples: &[Sample], start: &[f64; N], k: f64, iterations: usize) 
             }
         }
         for i in 0..N {
-            if frozen(i) {
+            if is_frozen(i) {
                 continue;
             }
             let gi = grad[i] / samples.len() as f64;
@@ -269,7 +215,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         fit.len(),
         held.len()
     );
-    let start = current_weights();
+    let start = weight_vector();
     let k = fit_k(&fit, &start);
     println!("K (scale of the current weights) {k:.1}");
     println!(
@@ -304,6 +250,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pentad::pattern::Pattern;
 
     fn sample(eval_sign: f64, result: f64) -> Sample {
         let mut features = [0.0; N];
@@ -323,31 +270,12 @@ mod tests {
                 }
             })
             .collect();
-        let start = current_weights();
+        let start = weight_vector();
         let k = 200.0;
         let w = fit_weights(&samples, &start, k, 200);
         assert!(w[Pattern::Flex2 as usize] > start[Pattern::Flex2 as usize] + 10.0);
         assert!(error(&samples, &w, k) < error(&samples, &start, k));
         assert_eq!(w[Pattern::Dead as usize], 0.0);
-    }
-
-    #[test]
-    fn features_count_both_sides_and_skip_decided_positions() {
-        let mut b = Board::square(15, Rule::Freestyle).unwrap();
-        b.play(Pos::new(7, 7));
-        // White to move: only black makes twos (next to its stone), and they count against
-        // white; every empty square gives white (with no stone yet) an open one, weighted 5/4.
-        let f = features(&b, OWN).unwrap();
-        assert!(
-            f[Pattern::Flex2 as usize] < 0.0,
-            "the opponent's twos count negative"
-        );
-        assert!(f[Pattern::Flex1 as usize] > 0.0);
-        for (x, y) in [(0, 0), (8, 7), (0, 1), (9, 7), (0, 2), (10, 7), (0, 3)] {
-            b.play(Pos::new(x, y));
-        }
-        // Black to move with an open four (and white with a four): the search decides.
-        assert!(features(&b, OWN).is_none());
     }
 
     #[test]

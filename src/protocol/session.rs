@@ -488,7 +488,7 @@ impl<E: Engine> Session<E> {
     fn show_info(&mut self) {
         self.gui_mode = true;
         self.out
-            .message(&format!("{} {}", super::NAME, env!("CARGO_PKG_VERSION")));
+            .message(&format!("{} {}", NAME, env!("CARGO_PKG_VERSION")));
         self.out
             .message(&format!("INFO MAX_THREAD_NUM {MAX_THREADS}"));
         self.out

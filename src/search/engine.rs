@@ -3,7 +3,9 @@
 use super::vcf::{Abort, Vcf};
 use super::vct::{Proofs, Vct};
 use super::{legal_moves, stopped, Info, Limits, Outcome};
-use crate::board::{Board, Threat};
+use crate::board::Board;
+use crate::eval::evaluate;
+use crate::pattern::Threat;
 use crate::rules::Rule;
 use crate::tt::Table;
 use crate::types::{
@@ -66,8 +68,6 @@ const SCORE_DROP: Value = 60;
 /// worth about 76, a four-three's 532).
 const RFP_MAX_DEPTH: Depth = 3;
 const RFP_MARGIN: Value = 120;
-/// Weight of the side to move's own shape in the evaluation, against 4 for the opponent's.
-const EVAL_OWN_WEIGHT: i32 = 5;
 /// Weight of attack against defence when ordering moves (per 4 of defence).
 const ORDER_ATTACK_WEIGHT: i32 = 5;
 
@@ -901,7 +901,7 @@ impl<'a> Worker<'a> {
             return win_in(p + 1);
         }
         if ply >= MAX_PLY - 2 {
-            return self.evaluate();
+            return evaluate(&self.board);
         }
         let opp_fives = board.count(opp, Threat::Five);
         if opp_fives > 0 {
@@ -938,7 +938,7 @@ impl<'a> Worker<'a> {
                 // gain at 300 ms per move (15-13-2 without it against 3-7 with it, versus the
                 // previous version): the root threat searches and the main search's own
                 // tactics stay.
-                return self.evaluate();
+                return evaluate(&self.board);
             }
             depth = 1;
         }
@@ -947,7 +947,7 @@ impl<'a> Worker<'a> {
         // beta by a margin per ply, with no three of the opponent's to answer (fours and fives
         // were answered above), keeps beta whatever the opponent does in that few plies.
         if !pv_node && !must_defend && depth <= RFP_MAX_DEPTH {
-            let v = self.evaluate();
+            let v = evaluate(&self.board);
             if v - RFP_MARGIN * depth >= beta {
                 return v;
             }
@@ -1154,15 +1154,6 @@ impl<'a> Worker<'a> {
         b.count(opp, Threat::OpenFour) > 0
             && b.squares_with(opp, Threat::OpenFour)
                 .any(|q| !b.is_foul(opp, q))
-    }
-
-    /// Static evaluation for the side to move, from the shape values of both sides.
-    fn evaluate(&self) -> Value {
-        let me = self.board.side_to_move();
-        let v = (self.board.total_value(me) * EVAL_OWN_WEIGHT
-            - self.board.total_value(me.opp()) * 4)
-            / 4;
-        v.clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
     }
 }
 
@@ -1547,7 +1538,10 @@ mod tests {
             .unwrap();
             assert_eq!(b.side_to_move(), Color::Black);
             with_worker(&b, 1, |w| {
-                (w.negamax(0, -INFINITE, INFINITE, 1, false), w.evaluate())
+                (
+                    w.negamax(0, -INFINITE, INFINITE, 1, false),
+                    evaluate(&w.board),
+                )
             })
         };
         let (v, _) = leaf(Rule::Freestyle);
@@ -1597,7 +1591,7 @@ mod tests {
             .unwrap();
             assert_eq!(b.side_to_move(), Color::Black);
             with_worker(&b, depth, |w| {
-                let stat = w.evaluate();
+                let stat = evaluate(&w.board);
                 let v = w.negamax(depth, -INFINITE, 0, 1, pv_node);
                 (v, stat, w.nodes)
             })

@@ -5,7 +5,8 @@
 //! black may not attack through a foul square, and a black defender who can only block on a foul
 //! square has lost.
 
-use crate::board::{Board, Threat};
+use crate::board::Board;
+use crate::pattern::Threat;
 use crate::types::{Color, Pos, DIRS};
 use ahash::AHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -12,8 +12,9 @@
 //! one, and a black three counts only when its open-four square is not a foul.
 
 use super::vcf::{Abort, Vcf};
-use crate::board::{Board, Threat};
+use crate::board::Board;
 use crate::pattern::Pattern;
+use crate::pattern::Threat;
 use crate::rules::Rule;
 use crate::types::{Color, Pos};
 use ahash::AHashMap;
