@@ -7,6 +7,7 @@
 
 use crate::engine::{Proc, Recv, SpawnOptions};
 use crate::game::{Game, Illegal, Verdict};
+use crate::judge::{starts_with_ci, Asked, Heard, Judge};
 use crate::opening::Symmetry;
 use crate::record::{GameRecord, MoveRecord, Reason, Winner};
 use crate::spec::{EngineSpec, Restart};
@@ -94,24 +95,13 @@ fn fault(reason: Reason, detail: impl Into<String>) -> Fault {
     }
 }
 
-fn starts_with_ci(s: &str, prefix: &str) -> bool {
-    s.len() >= prefix.len() && s.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
-}
-
-/// Reads the next line that is not blank, MESSAGE or DEBUG (MESSAGE texts are collected).
-fn next_answer(p: &mut Proc, deadline: Option<Instant>, messages: &mut Vec<String>) -> Recv {
+/// Reads the answer to ABOUT: the first line that is not blank, MESSAGE or DEBUG.
+fn about_answer(p: &mut Proc, deadline: Instant) -> Recv {
     loop {
-        match p.recv(deadline) {
+        match p.recv(Some(deadline)) {
             Recv::Line(s, t) => {
                 let l = s.trim();
-                if l.is_empty() {
-                    continue;
-                }
-                if starts_with_ci(l, "MESSAGE") {
-                    messages.push(l[7..].trim().to_string());
-                    continue;
-                }
-                if starts_with_ci(l, "DEBUG") {
+                if l.is_empty() || starts_with_ci(l, "MESSAGE") || starts_with_ci(l, "DEBUG") {
                     continue;
                 }
                 return Recv::Line(l.to_string(), t);
@@ -121,28 +111,87 @@ fn next_answer(p: &mut Proc, deadline: Option<Instant>, messages: &mut Vec<Strin
     }
 }
 
-/// Parses a move line: `x,y` with optional blanks around the numbers.
-pub fn parse_move(line: &str) -> Option<(i64, i64)> {
-    let (a, b) = line.trim().split_once(',')?;
-    let num = |t: &str| -> Option<i64> {
-        let t = t.trim();
-        let digits = t.strip_prefix('-').unwrap_or(t);
-        if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
-            return None;
-        }
-        t.parse().ok()
-    };
-    Some((num(a)?, num(b)?))
+/// The lines an engine printed before an answer that its judge let pass.
+#[derive(Default)]
+struct Said {
+    /// Recorded as messages.
+    messages: Vec<String>,
+    /// Passed over.
+    ignored: Vec<String>,
 }
 
-/// ABOUT (new processes), START/RECTSTART, wait for OK, the INFO lines.
-fn start_engine(p: &mut Proc, spec: &EngineSpec, new: bool, s: &Settings) -> Result<(), Fault> {
-    let mut msgs = Vec::new();
+impl Said {
+    /// Takes the lines kept so far (before OK) to go with the first move.
+    fn take(&mut self) -> Said {
+        std::mem::take(self)
+    }
+
+    /// A note for a fault's detail: how many lines were passed over, the last one.
+    fn ignored_note(&self, judge: Judge) -> String {
+        match self.ignored.last() {
+            None => String::new(),
+            Some(l) => format!(
+                "; {} line(s) ignored under {}, the last '{l}'",
+                self.ignored.len(),
+                judge.name()
+            ),
+        }
+    }
+}
+
+/// What came of waiting for an answer.
+enum Answer {
+    /// `OK` to START.
+    Ok,
+    /// A move, and when it arrived.
+    Move(i64, i64, Instant),
+    /// A line that loses under the judge, and when it arrived.
+    Fault(String, Instant),
+    /// The engine closed its output.
+    Eof,
+    /// Nothing before the deadline.
+    Timeout,
+}
+
+/// Reads lines until the answer to `asked`, judging each as `judge` does: messages and lines
+/// passed over are kept in `said`.
+fn next_answer(
+    p: &mut Proc,
+    deadline: Option<Instant>,
+    judge: Judge,
+    asked: Asked,
+    said: &mut Said,
+) -> Answer {
+    loop {
+        match p.recv(deadline) {
+            Recv::Line(s, t) => match judge.hear(&s, asked) {
+                Heard::Blank => {}
+                Heard::Message(m) => said.messages.push(m),
+                Heard::Ignored(l) => said.ignored.push(l),
+                Heard::Ok => return Answer::Ok,
+                Heard::Move(x, y) => return Answer::Move(x, y, t),
+                Heard::Fault => return Answer::Fault(s.trim().to_string(), t),
+            },
+            Recv::Eof => return Answer::Eof,
+            Recv::Timeout => return Answer::Timeout,
+        }
+    }
+}
+
+/// ABOUT (new processes), START/RECTSTART, wait for OK (the lines before it judged by the
+/// engine's judge and kept in `said`), the INFO lines.
+fn start_engine(
+    p: &mut Proc,
+    spec: &EngineSpec,
+    new: bool,
+    s: &Settings,
+    said: &mut Said,
+) -> Result<(), Fault> {
     if new && s.about {
         if !p.send(&["ABOUT".into()]) {
             return Err(fault(Reason::Crash, "exited before ABOUT"));
         }
-        match next_answer(p, Some(Instant::now() + s.start_timeout), &mut msgs) {
+        match about_answer(p, Instant::now() + s.start_timeout) {
             Recv::Line(l, _) => p.about = Some(l),
             Recv::Eof => return Err(fault(Reason::Crash, "exited before answering ABOUT")),
             Recv::Timeout => {
@@ -164,16 +213,27 @@ fn start_engine(p: &mut Proc, spec: &EngineSpec, new: bool, s: &Settings) -> Res
         return Err(fault(Reason::Crash, "exited before START"));
     }
     let t0 = Instant::now();
-    match next_answer(p, Some(t0 + s.start_timeout), &mut msgs) {
-        Recv::Line(l, _) if l.eq_ignore_ascii_case("OK") => {}
-        Recv::Line(l, _) => {
-            return Err(fault(Reason::NoOk, format!("answered '{l}' to START")));
-        }
-        Recv::Eof => return Err(fault(Reason::Crash, "exited before answering START")),
-        Recv::Timeout => {
+    let judge = spec.judge;
+    match next_answer(p, Some(t0 + s.start_timeout), judge, Asked::Start, said) {
+        Answer::Ok => {}
+        Answer::Fault(l, _) => {
             return Err(fault(
                 Reason::NoOk,
-                format!("no OK to START within {} ms", s.start_timeout.as_millis()),
+                format!("answered '{l}' to START (not OK under {})", judge.name()),
+            ));
+        }
+        Answer::Move(x, y, _) => {
+            return Err(fault(Reason::NoOk, format!("answered '{x},{y}' to START")));
+        }
+        Answer::Eof => return Err(fault(Reason::Crash, "exited before answering START")),
+        Answer::Timeout => {
+            return Err(fault(
+                Reason::NoOk,
+                format!(
+                    "no OK to START within {} ms{}",
+                    s.start_timeout.as_millis(),
+                    said.ignored_note(judge)
+                ),
             ))
         }
     }
@@ -257,6 +317,7 @@ pub fn play_game(
         detail: String::new(),
         time_left: [None, None],
         peak_memory: [0, 0],
+        ignored_at_end: Default::default(),
         duration_ms: 0,
     };
     let mut game =
@@ -269,14 +330,17 @@ pub fn play_game(
     let mut faulty: Option<usize> = None;
     let mut result: Option<(Winner, Reason, String)> = None;
 
+    // Lines each engine printed before OK, kept with its first move.
+    let mut before_ok: [Said; 2] = Default::default();
     for side in 0..2 {
         let (mut p, new) = acquire(idx[side], specs[side], pool, s)?;
         p.set_game(job.id);
         p.games += 1;
-        let r = start_engine(&mut p, specs[side], new, s);
+        let r = start_engine(&mut p, specs[side], new, s, &mut before_ok[side]);
         procs[side] = Some(p);
         if let Err(f) = r {
             faulty = Some(side);
+            rec.ignored_at_end[side] = before_ok[side].take().ignored;
             result = Some((loser_to_winner(side), f.reason, f.detail));
             break;
         }
@@ -332,7 +396,8 @@ pub fn play_game(
         let budget = spec.budget_ms(limited.then_some(time_left));
         let limit_ms = budget.map(|b| (b + spec.tolerance_ms as i64).max(0) as u64);
         let deadline = limit_ms.map(|l| t0 + Duration::from_millis(l));
-        let mut messages = Vec::new();
+        let judge = spec.judge;
+        let mut said = before_ok[side].take();
         let check_mem = s.memory_check && spec.memory > 0;
         let answer: Result<(i64, i64, u64), Fault> = loop {
             // Wake up now and then to watch the memory of an engine that is thinking.
@@ -343,23 +408,39 @@ pub fn play_game(
                 None if check_mem => Some(slice),
                 None => None,
             };
-            match next_answer(p, wake, &mut messages) {
-                Recv::Line(l, t) if t < t0 => {
-                    // Printed while it was not asked for a move (a second answer, a reply to
-                    // an INFO line...): Piskvork would read it as the move and fail too.
+            match next_answer(p, wake, judge, Asked::Move, &mut said) {
+                Answer::Move(x, y, t) if t < t0 => {
+                    // A move printed while it was not asked for one (a second answer): every
+                    // manager would take it for the answer to the next request.
                     break Err(fault(
                         Reason::NotAMove,
-                        format!("'{l}' printed before it was asked to move"),
+                        format!("'{x},{y}' printed before it was asked to move"),
                     ));
                 }
-                Recv::Line(l, t) => {
-                    let ms = t.saturating_duration_since(t0).as_millis() as u64;
-                    match parse_move(&l) {
-                        Some((x, y)) => break Ok((x, y, ms)),
-                        None => break Err(fault(Reason::NotAMove, format!("'{l}'"))),
-                    }
+                Answer::Fault(l, t) if t < t0 => {
+                    // Printed while it was not asked (a reply to an INFO line...): this judge
+                    // reads it as the answer to the next request.
+                    break Err(fault(
+                        Reason::NotAMove,
+                        format!(
+                            "'{l}' printed before it was asked to move (not a move under {})",
+                            judge.name()
+                        ),
+                    ));
                 }
-                Recv::Eof => {
+                Answer::Fault(l, _) => {
+                    break Err(fault(
+                        Reason::NotAMove,
+                        format!("'{l}' (not a move under {})", judge.name()),
+                    ));
+                }
+                Answer::Move(x, y, t) => {
+                    let ms = t.saturating_duration_since(t0).as_millis() as u64;
+                    break Ok((x, y, ms));
+                }
+                // Only START is answered with OK; no judge hears one here.
+                Answer::Ok => {}
+                Answer::Eof => {
                     // Give the process a moment to exit so that its status is known.
                     let until = Instant::now() + Duration::from_millis(300);
                     let mut how = p.exit_text();
@@ -373,11 +454,15 @@ pub fn play_game(
                         format!("exited while thinking ({how})"),
                     ));
                 }
-                Recv::Timeout => {
+                Answer::Timeout => {
                     if deadline.is_some_and(|d| Instant::now() >= d) {
                         break Err(fault(
                             Reason::Timeout,
-                            format!("no move within {} ms", limit_ms.unwrap_or(0)),
+                            format!(
+                                "no move within {} ms{}",
+                                limit_ms.unwrap_or(0),
+                                said.ignored_note(judge)
+                            ),
                         ));
                     }
                     if check_mem {
@@ -397,10 +482,13 @@ pub fn play_game(
             Ok(a) => a,
             Err(f) => {
                 faulty = Some(side);
+                rec.ignored_at_end[side] = said.ignored;
                 result = Some((loser_to_winner(side), f.reason, f.detail));
                 break;
             }
         };
+        // Kept for the game's end until the move is in the record.
+        rec.ignored_at_end[side] = std::mem::take(&mut said.ignored);
         if let Some(l) = limit_ms {
             if ms > l {
                 faulty = Some(side);
@@ -462,7 +550,8 @@ pub fn play_game(
                     x: x as usize,
                     y: y as usize,
                     ms,
-                    messages,
+                    messages: said.messages,
+                    ignored: std::mem::take(&mut rec.ignored_at_end[side]),
                 });
                 match v {
                     Verdict::Win => {
@@ -537,17 +626,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn move_lines() {
-        assert_eq!(parse_move("7,8"), Some((7, 8)));
-        assert_eq!(parse_move("  7,8 \t"), Some((7, 8)));
-        assert_eq!(parse_move("7, 8"), Some((7, 8)));
-        assert_eq!(parse_move("-1,3"), Some((-1, 3)));
-        assert_eq!(parse_move("7,8,1"), None);
-        assert_eq!(parse_move("7 8"), None);
-        assert_eq!(parse_move("OK"), None);
-        assert_eq!(parse_move("7,8x"), None);
-        assert_eq!(parse_move("+7,8"), None);
-        assert_eq!(parse_move(","), None);
+    fn prefixes() {
         assert!(starts_with_ci("message hi", "MESSAGE"));
         assert!(!starts_with_ci("MESS", "MESSAGE"));
     }

@@ -17,7 +17,7 @@ pub enum Reason {
     Foul,
     /// A move off the board or on a stone.
     IllegalMove,
-    /// A line that is neither a move nor MESSAGE/DEBUG.
+    /// A line that the engine's judge reads as the answer and that is not a move.
     NotAMove,
     /// No move within `tolerance + min(time_left, timeout_turn)`.
     Timeout,
@@ -99,9 +99,14 @@ pub struct MoveRecord {
     pub y: usize,
     /// Thinking time in ms (command sent to move received).
     pub ms: u64,
-    /// MESSAGE lines sent with the move.
+    /// Lines sent with the move that the engine's judge records as messages: a MESSAGE line's
+    /// text, or the whole line of another kind (c-gomoku-cli's ERROR, GomocupJudgeLocal's
+    /// UNKNOWN...).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub messages: Vec<String>,
+    /// Lines sent before the move that the judge passed over, whole.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignored: Vec<String>,
 }
 
 /// A finished game.
@@ -145,6 +150,10 @@ pub struct GameRecord {
     pub time_left: [Option<i64>; 2],
     /// Peak resident memory of each engine's process tree (bytes) for black and white.
     pub peak_memory: [u64; 2],
+    /// Lines black and white printed that their judge passed over and that no recorded move
+    /// followed (the game ended while waiting for their OK or move).
+    #[serde(default, skip_serializing_if = "no_lines")]
+    pub ignored_at_end: [Vec<String>; 2],
     /// Wall-clock length of the game in ms.
     pub duration_ms: u64,
 }
@@ -169,6 +178,25 @@ impl GameRecord {
     /// The colour index (0 black, 1 white) of the engine that made engine move `i`.
     pub fn mover(&self, i: usize) -> usize {
         (self.opening.len() + i) % 2
+    }
+
+    /// How many lines engine `e` printed that its judge passed over (0 if it did not play).
+    pub fn lines_ignored(&self, e: usize) -> usize {
+        let side = if e == self.black {
+            0
+        } else if e == self.white {
+            1
+        } else {
+            return 0;
+        };
+        let before_moves: usize = self
+            .moves
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.mover(*i) == side)
+            .map(|(_, m)| m.ignored.len())
+            .sum();
+        before_moves + self.ignored_at_end[side].len()
     }
 
     /// PGN-like result: `1-0` (black won), `0-1`, `1/2-1/2`.
@@ -237,6 +265,18 @@ impl GameRecord {
                 self.symmetry
             ))
         );
+        for (side, lines) in ["black", "white"].iter().zip(&self.ignored_at_end) {
+            if !lines.is_empty() {
+                let quoted: Vec<String> = lines.iter().map(|l| format!("'{l}'")).collect();
+                s.insert_str(
+                    s.len() - 1,
+                    &sgf_escape(&format!(
+                        "; {side}'s ignored lines at the end: {}",
+                        quoted.join(", ")
+                    )),
+                );
+            }
+        }
         let mut n = 0;
         let mut push = |x: usize, y: usize, comment: Option<String>, s: &mut String| {
             let c = if n % 2 == 0 { 'B' } else { 'W' };
@@ -255,11 +295,19 @@ impl GameRecord {
                 c.push('\n');
                 c.push_str(msg);
             }
+            for l in &m.ignored {
+                c.push_str("\nignored: ");
+                c.push_str(l);
+            }
             push(m.x, m.y, Some(c), &mut s);
         }
         s.push_str(")\n");
         s
     }
+}
+
+fn no_lines(l: &[Vec<String>; 2]) -> bool {
+    l.iter().all(Vec::is_empty)
 }
 
 fn sgf_escape(s: &str) -> String {
@@ -291,12 +339,14 @@ mod tests {
                     y: 14,
                     ms: 12,
                     messages: vec!["depth 3".into()],
+                    ignored: vec!["ERROR Unknown command: TIME_LEFT".into()],
                 },
                 MoveRecord {
                     x: 14,
                     y: 0,
                     ms: 7,
                     messages: vec![],
+                    ignored: vec![],
                 },
             ],
             winner: Winner::White,
@@ -304,6 +354,7 @@ mod tests {
             detail: "no move".into(),
             time_left: [Some(100), None],
             peak_memory: [1, 2],
+            ignored_at_end: [vec![], vec!["junk".into()]],
             duration_ms: 40,
         }
     }
@@ -325,7 +376,9 @@ mod tests {
         assert!(s.contains("SZ[15]"));
         assert!(s.contains("PB[b]PW[a]RE[W+T]"));
         assert!(
-            s.contains(";B[hh];W[ii];B[ao]C[12 ms\ndepth 3];W[oa]C[7 ms])"),
+            s.contains(
+                ";B[hh];W[ii];B[ao]C[12 ms\ndepth 3\nignored: ERROR Unknown command: TIME_LEFT];W[oa]C[7 ms])"
+            ),
             "{s}"
         );
         let mut d = sample();
@@ -345,6 +398,14 @@ mod tests {
         assert_eq!(g.mover(0), 0);
         assert_eq!(g.mover(1), 1);
         assert_eq!(g.result_text(), "0-1");
+        // Black (engine 1) had one line ignored before a move, white one at the end.
+        assert_eq!(
+            (g.lines_ignored(1), g.lines_ignored(0), g.lines_ignored(2)),
+            (1, 1, 0)
+        );
+        assert!(g
+            .to_sgf("")
+            .contains("white's ignored lines at the end: 'junk'"));
         let j = serde_json::to_string(&g).unwrap();
         assert!(j.contains("\"reason\":\"timeout\""));
         let back: GameRecord = serde_json::from_str(&j).unwrap();

@@ -2,6 +2,7 @@
 //! (the same code for a run and for `merge`, so a merged set of shards gives the same tables),
 //! and the text tables.
 
+use crate::judge::Judge;
 use crate::opening::Format;
 use crate::record::{GameRecord, Reason};
 use crate::schedule::{Kind, Shard, SymmetryMode};
@@ -231,6 +232,22 @@ pub struct EngineRow {
     pub tally: Tally,
     /// Thinking time.
     pub timing: Timing,
+    /// How its lines were judged.
+    #[serde(default)]
+    pub lines: Lines,
+}
+
+/// The lines an engine printed that its judge passed over.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Lines {
+    /// Whose rule judged them.
+    pub judge: Judge,
+    /// Lines passed over (neither an answer, nor blank, nor recorded as a message).
+    pub ignored: u64,
+    /// Games in which it had at least one.
+    pub games: u64,
+    /// The first of them, as an example.
+    pub first: Option<String>,
 }
 
 /// A line of the pairing table (from the first engine's view).
@@ -303,6 +320,34 @@ pub fn tally(games: &[GameRecord], e: usize, keep: impl Fn(&GameRecord) -> bool)
     t
 }
 
+fn lines(games: &[GameRecord], e: usize, judge: Judge) -> Lines {
+    let mut l = Lines {
+        judge,
+        ..Lines::default()
+    };
+    for g in games {
+        let n = g.lines_ignored(e) as u64;
+        if n == 0 {
+            continue;
+        }
+        l.ignored += n;
+        l.games += 1;
+        if l.first.is_none() {
+            let side = usize::from(g.white == e);
+            l.first = g
+                .moves
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| g.mover(*i) == side)
+                .flat_map(|(_, m)| m.ignored.iter())
+                .chain(&g.ignored_at_end[side])
+                .next()
+                .cloned();
+        }
+    }
+    l
+}
+
 fn timing(games: &[GameRecord], e: usize) -> Timing {
     let mut ms = Vec::new();
     let mut left = Vec::new();
@@ -353,6 +398,7 @@ impl Summary {
                 name: config.engines[e].name.clone(),
                 tally: tally(games, e, |_| true),
                 timing: timing(games, e),
+                lines: lines(games, e, config.engines[e].judge),
             })
             .collect();
         let pairs = crate::schedule::pairings(n, config.schedule);
@@ -509,6 +555,22 @@ pub fn render(r: &Results) -> String {
             t.peak_memory as f64 / (1 << 20) as f64
         );
     }
+    out.push_str("\nLines before the answers (each engine judged as its manager would)\n");
+    for e in &s.engines {
+        let l = &e.lines;
+        let first = l
+            .first
+            .as_ref()
+            .map_or(String::new(), |f| format!(", first: '{f}'"));
+        let _ = writeln!(
+            out,
+            "{:<w$} judge {}: lines ignored {} (in {} games){first}",
+            e.name,
+            l.judge.name(),
+            l.ignored,
+            l.games
+        );
+    }
     for e in s.engines.iter().take(1) {
         let t = &e.tally;
         if let Some(est) = &t.elo {
@@ -611,12 +673,14 @@ mod tests {
                     y: 0,
                     ms: 10 * (id as u64 + 1),
                     messages: vec![],
+                    ignored: vec![format!("DEBUG {id}")],
                 },
                 MoveRecord {
                     x: 1,
                     y: 0,
                     ms: 5,
                     messages: vec![],
+                    ignored: vec![],
                 },
             ],
             winner,
@@ -624,6 +688,7 @@ mod tests {
             detail: String::new(),
             time_left: [Some(1000 - id as i64), Some(900)],
             peak_memory: [1 << 20, 2 << 20],
+            ignored_at_end: Default::default(),
             duration_ms: 1,
         }
     }
@@ -667,6 +732,14 @@ mod tests {
         assert_eq!(t.mean_ms, (10.0 + 30.0 + 5.0 + 5.0) / 4.0);
         assert_eq!(t.left_min_ms, Some(900));
         assert_eq!(t.peak_memory, 2 << 20);
+        // Move 0 (black's) has one ignored line in every game; e0 is black in games 0 and 2.
+        let l = lines(&games, 0, Judge::GomocupJudge);
+        assert_eq!((l.ignored, l.games), (2, 2));
+        assert_eq!(l.first.as_deref(), Some("DEBUG 0"));
+        assert_eq!(
+            lines(&games, 1, Judge::Piskvork).first.as_deref(),
+            Some("DEBUG 1")
+        );
     }
 
     #[test]
@@ -707,5 +780,12 @@ mod tests {
         assert!(text.contains("e0"), "{text}");
         assert!(text.contains("losses: five 1, timeout 1") || text.contains("losses: timeout 1"));
         assert!(text.contains("SPRT elo0=0 elo1=10"), "{text}");
+        assert!(
+            text.lines().any(|l| l.starts_with("e0 ")
+                && l.ends_with(
+                    "judge gomocupjudge: lines ignored 2 (in 2 games), first: 'DEBUG 0'"
+                )),
+            "{text}"
+        );
     }
 }

@@ -5,6 +5,7 @@
 use crate::engine::{kill_all_engines, SpawnOptions};
 use crate::game::Game;
 use crate::iolog::IoLog;
+use crate::judge::Judge;
 use crate::opening::{self, Format, Opening};
 use crate::play::{play_game, Job, Pool, Settings};
 use crate::record::GameRecord;
@@ -93,7 +94,7 @@ pub struct MergeArgs {
 pub struct RunArgs {
     /// An engine: name=N cmd="PROGRAM ARGS" [dir=D] [turn=MS|none] [match=MS] [inc=MS]
     /// [tolerance=MS] [memory=BYTES] [threads=N] [depth=N] [nodes=N] [option.KEY=VALUE]
-    /// [restart=fresh|reuse] [board-every-move]. Give it once per engine.
+    /// [restart=fresh|reuse] [board-every-move] [judge=PROFILE]. Give it once per engine.
     #[arg(long = "engine", num_args = 1.., value_name = "KEY=VALUE", action = ArgAction::Append)]
     pub engine: Vec<String>,
     /// The --engine values grouped by occurrence (filled by [`Cli::parse_from_args`]).
@@ -160,6 +161,11 @@ pub struct RunArgs {
     /// Send BOARD before every move (default: BOARD or BEGIN first, then TURN).
     #[arg(long)]
     pub board_every_move: bool,
+    /// Default judge of the lines an engine prints before its OK and moves: the rule of
+    /// Piskvork (strictest: any stray line loses), c-gomoku-cli, GomocupJudge (the Gomocup
+    /// referee: stray lines are ignored, the clock runs on) or GomocupJudgeLocal.
+    #[arg(long, value_enum, default_value_t = Judge::GomocupJudge)]
+    pub judge: Judge,
     /// How long to wait for the answers to ABOUT and START, ms.
     #[arg(long, default_value = "5000")]
     pub start_timeout: String,
@@ -259,6 +265,7 @@ pub fn engine_specs(a: &RunArgs) -> Result<Vec<EngineSpec>> {
     t.threads = a.threads.max(1);
     t.restart = a.restart;
     t.board_every_move = a.board_every_move;
+    t.judge = a.judge;
     t.apply(&a.each).context("--each")?;
     let mut out = Vec::new();
     let mut names = AHashSet::new();
@@ -715,6 +722,8 @@ mod tests {
             "--sprt",
             "elo0=0",
             "elo1=5",
+            "--judge",
+            "piskvork",
         ])
         .unwrap();
         assert!(cli.command.is_none());
@@ -723,6 +732,7 @@ mod tests {
         assert_eq!(specs[0].turn_ms, Some(200));
         assert_eq!(specs[1].turn_ms, Some(5000));
         assert_eq!(specs[1].threads, 2);
+        assert_eq!(specs[0].judge, Judge::Piskvork);
         assert_eq!(cli.run.sprt.as_ref().unwrap().len(), 2);
         let cli = Cli::parse_from_args(["pentad-tournament", "merge", "a.json", "b.json"]).unwrap();
         assert!(matches!(cli.command, Some(Command::Merge(_))));

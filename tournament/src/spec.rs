@@ -1,6 +1,7 @@
 //! Engine descriptions: `--engine name=X cmd="..." turn=200 ...` tokens, on top of global
 //! defaults and `--each` tokens.
 
+use crate::judge::Judge;
 use anyhow::{anyhow, bail, Result};
 use serde::{Deserialize, Serialize};
 
@@ -45,6 +46,9 @@ pub struct EngineSpec {
     pub restart: Restart,
     /// Send BOARD before every move instead of TURN.
     pub board_every_move: bool,
+    /// Whose rule judges the lines before its answers (files without it: GomocupJudge).
+    #[serde(default)]
+    pub judge: Judge,
 }
 
 impl EngineSpec {
@@ -65,11 +69,12 @@ impl EngineSpec {
             options: Vec::new(),
             restart: Restart::Fresh,
             board_every_move: false,
+            judge: Judge::default(),
         }
     }
 
     /// Applies `key=value` tokens (see README: name, cmd, dir, turn, match, inc, tolerance,
-    /// memory, threads, depth, nodes, option.KEY, restart, board-every-move).
+    /// memory, threads, depth, nodes, option.KEY, restart, board-every-move, judge).
     pub fn apply(&mut self, tokens: &[String]) -> Result<()> {
         for tok in tokens {
             let (key, value) = match tok.split_once('=') {
@@ -132,6 +137,14 @@ impl EngineSpec {
                         Some("false") | Some("0") | Some("off") => false,
                         Some(v) => bail!("board-every-move takes true or false, not '{v}'"),
                     }
+                }
+                "judge" => {
+                    let v = need()?;
+                    self.judge = Judge::parse(&v).ok_or_else(|| {
+                        anyhow!(
+                            "judge must be piskvork, cgomokucli, gomocupjudge or jlocal, not '{v}'"
+                        )
+                    })?;
                 }
                 k if k.starts_with("option.") && k.len() > 7 => {
                     let v = need()?;
@@ -322,6 +335,7 @@ mod tests {
             "restart=reuse",
             "board-every-move",
             "dir=/tmp",
+            "judge=jlocal",
         ]))
         .unwrap();
         e.validate().unwrap();
@@ -337,6 +351,8 @@ mod tests {
         assert_eq!(e.restart, Restart::Reuse);
         assert!(e.board_every_move);
         assert_eq!(e.dir.as_deref(), Some("/tmp"));
+        assert_eq!(e.judge, Judge::JLocal);
+        assert!(e.apply(&toks(&["judge=arbiter"])).is_err());
         e.apply(&toks(&["turn=none", "board-every-move=false"]))
             .unwrap();
         assert_eq!(e.turn_ms, None);

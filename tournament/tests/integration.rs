@@ -1,7 +1,8 @@
 //! End-to-end runs of `pentad-tournament` with the test engine (`tour-test-engine`): a
 //! reference opponent and engines that crash, hang, print garbage, play on a stone, overrun the
 //! clock, allocate past the memory limit, never say OK, or play a renju foul. Each game must end
-//! with the right reason and the tournament must go on to the next game.
+//! with the right reason and the tournament must go on to the next game. Engines that print
+//! stray lines before their OK or move are judged as each manager would judge them.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -213,18 +214,34 @@ fn never_answers() {
 
 #[test]
 fn prints_garbage() {
+    // Piskvork (here chosen with the engine key) reads the sentence as the move.
     let r = check_fault(
         "garbage",
         "--mode garbage --at 2",
-        &[],
+        &["judge=piskvork"],
         Reason::NotAMove,
         &[],
     );
-    assert!(
-        r.games[0].detail.contains("I think"),
-        "{}",
-        r.games[0].detail
+    let d = &r.games[0].detail;
+    assert!(d.contains("I think") && d.contains("piskvork"), "{d}");
+    // GomocupJudge (the default) passes over it and waits for a move: a loss on time that says
+    // which line was ignored, and the line is counted.
+    let r = check_fault(
+        "garbage-judge",
+        "--mode garbage --at 2",
+        &[],
+        Reason::Timeout,
+        &[],
     );
+    let d = &r.games[0].detail;
+    assert!(
+        d.contains("ignored under gomocupjudge") && d.contains("I think"),
+        "{d}"
+    );
+    assert!(r
+        .games
+        .iter()
+        .all(|g| g.ignored_at_end[0].len() + g.ignored_at_end[1].len() == 1));
 }
 
 #[test]
@@ -330,8 +347,27 @@ fn no_ok_to_start() {
         &["--start-timeout", "300"],
     );
     assert!(r.games[0].detail.contains("no OK"), "{}", r.games[0].detail);
-    let r = check_fault("errstart", "--mode error-start", &[], Reason::NoOk, &[]);
+    let r = check_fault(
+        "errstart",
+        "--mode error-start",
+        &[],
+        Reason::NoOk,
+        &["--judge", "piskvork"],
+    );
     assert!(r.games[0].detail.contains("ERROR"), "{}", r.games[0].detail);
+    // GomocupJudge never waits for OK: the ERROR is passed over, the OK never comes.
+    let r = check_fault(
+        "errstart-judge",
+        "--mode error-start",
+        &[],
+        Reason::NoOk,
+        &["--start-timeout", "300"],
+    );
+    let d = &r.games[0].detail;
+    assert!(
+        d.contains("no OK") && d.contains("'ERROR I do not play today'"),
+        "{d}"
+    );
 }
 
 #[test]
@@ -577,4 +613,170 @@ fn bad_setups_are_refused() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// What a manager makes of a stray line.
+#[derive(Clone, Copy, Debug)]
+enum Outcome {
+    /// The game is lost for this reason.
+    Lost(Reason),
+    /// Recorded as a message with the move.
+    Recorded,
+    /// Passed over: kept with the move and counted.
+    Ignored,
+}
+
+/// Two games of the reference engine against one that prints `line` (`--say` before its
+/// second move, `--say-start` before its OK), both judged by `judge`; checks the outcome.
+fn check_judged(judge: &str, when: &str, line: &str, want: Outcome) {
+    let name = format!(
+        "judge-{judge}{when}-{}",
+        line.split(' ').next().unwrap_or("").to_lowercase()
+    );
+    let dir = scratch(&name);
+    let a = args(
+        &[
+            &engine("good", "--no-debug", &[]),
+            &engine("noisy", &format!("--no-debug {when} '{line}' --at 2"), &[]),
+        ],
+        &[
+            "--games", "2", "--size", "9", "--turn", "400", "--match", "20000", "--judge", judge,
+        ],
+    );
+    let (code, stdout, r) = run(&dir, &a);
+    let ctx = format!("{judge}, {when} '{line}'");
+    assert_eq!(code, 0, "{ctx}: {stdout}");
+    assert_eq!(r.games.len(), 2, "{ctx}: {stdout}");
+    assert!(r.config.engines.iter().all(|e| e.judge.name() == judge));
+    let noisy_moves = |g: &tournament::record::GameRecord| -> Vec<tournament::record::MoveRecord> {
+        let side = usize::from(g.white == 1);
+        g.moves
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| g.mover(*i) == side)
+            .map(|(_, m)| m.clone())
+            .collect()
+    };
+    let ignored = r.summary.engines[1].lines.ignored;
+    for g in &r.games {
+        match want {
+            Outcome::Lost(reason) => {
+                assert_eq!(g.reason, reason, "{ctx}: game {}: {}", g.id, g.detail);
+                assert_eq!(g.score_of(1), Some(0.0), "{ctx}: game {}", g.id);
+                assert!(
+                    g.detail.contains(line) && g.detail.contains(judge),
+                    "{ctx}: {}",
+                    g.detail
+                );
+            }
+            Outcome::Recorded => {
+                assert!(
+                    !g.reason.is_fault(),
+                    "{ctx}: {} {}",
+                    g.reason.name(),
+                    g.detail
+                );
+                assert!(
+                    noisy_moves(g)
+                        .iter()
+                        .any(|m| m.messages.iter().any(|x| x == line)),
+                    "{ctx}: game {} has no message '{line}'",
+                    g.id
+                );
+            }
+            Outcome::Ignored => {
+                assert!(
+                    !g.reason.is_fault(),
+                    "{ctx}: {} {}",
+                    g.reason.name(),
+                    g.detail
+                );
+                assert!(
+                    noisy_moves(g)
+                        .iter()
+                        .any(|m| m.ignored.iter().any(|x| x == line)),
+                    "{ctx}: game {} does not keep '{line}'",
+                    g.id
+                );
+                let sgf = std::fs::read_to_string(
+                    dir.join("games").join(g.file_stem()).with_extension("sgf"),
+                )
+                .unwrap();
+                assert!(sgf.contains(&format!("ignored: {line}")), "{ctx}: {sgf}");
+            }
+        }
+    }
+    match want {
+        Outcome::Ignored => {
+            assert_eq!(ignored, 2, "{ctx}");
+            assert!(
+                stdout.contains(&format!("judge {judge}: lines ignored 2 (in 2 games)")),
+                "{ctx}: {stdout}"
+            );
+        }
+        Outcome::Recorded => assert_eq!(ignored, 0, "{ctx}"),
+        Outcome::Lost(_) => {}
+    }
+    // The reference engine printed nothing stray.
+    assert_eq!(r.summary.engines[0].lines.ignored, 0, "{ctx}");
+}
+
+const STRAY: [&str; 4] = [
+    "ERROR Unknown command: TIME_LEFT",
+    "UNKNOWN command",
+    "DEBUG eval +3",
+    "thinking hard",
+];
+
+/// Each manager's outcome for the four STRAY lines before a move, then for ERROR and DEBUG
+/// before OK.
+fn check_profile(judge: &str, before_move: [Outcome; 4], before_ok: [Outcome; 2]) {
+    for (line, want) in STRAY.iter().zip(before_move) {
+        check_judged(judge, "--say", line, want);
+    }
+    for (line, want) in ["ERROR not ready", "DEBUG loading"].iter().zip(before_ok) {
+        check_judged(judge, "--say-start", line, want);
+    }
+}
+
+#[test]
+fn piskvork_loses_on_any_stray_line_but_debug() {
+    use Outcome::*;
+    let lost = Lost(Reason::NotAMove);
+    check_profile(
+        "piskvork",
+        [lost, lost, Ignored, lost],
+        [Lost(Reason::NoOk), Ignored],
+    );
+}
+
+#[test]
+fn c_gomoku_cli_records_error_unknown_debug_and_ignores_the_rest() {
+    use Outcome::*;
+    check_profile(
+        "cgomokucli",
+        [Recorded, Recorded, Recorded, Ignored],
+        [Lost(Reason::NoOk), Recorded],
+    );
+}
+
+#[test]
+fn gomocup_judge_ignores_what_it_cannot_parse() {
+    use Outcome::*;
+    check_profile(
+        "gomocupjudge",
+        [Ignored, Ignored, Ignored, Ignored],
+        [Ignored, Ignored],
+    );
+}
+
+#[test]
+fn judge_local_takes_error_and_unknown_as_messages_and_dies_on_debug() {
+    use Outcome::*;
+    let lost = Lost(Reason::NotAMove);
+    check_profile(
+        "jlocal",
+        [Recorded, Recorded, lost, lost],
+        [Recorded, Lost(Reason::NoOk)],
+    );
 }

@@ -2,14 +2,17 @@
 //! block a five, else the best shape square next to the stones), and modes that misbehave on
 //! purpose at a chosen move.
 //!
-//! Usage: `tour-test-engine [--mode MODE] [--at N] [--ms MS] [--mb MB] [--seed S]`
+//! Usage: `tour-test-engine [--mode MODE] [--at N] [--ms MS] [--mb MB] [--seed S] [--say LINE]
+//! [--say-start LINE] [--no-debug]`
 //! Modes: `good` (default), `random` (a random legal square near the stones), `crash` (exit
 //! at move N), `hang` (never answer move N), `garbage` (answer move N with a sentence),
 //! `occupied` (answer move N with a square holding a stone), `offboard`, `slow` (sleep MS
 //! before move N), `memory` (touch MB megabytes before move N and keep them), `no-ok` (never
 //! answer START), `error-start` (answer START with ERROR), `foul` (as renju black, play a foul
 //! square whenever there is one), `extra` (print the move N twice: the second line is
-//! unrequested output).
+//! unrequested output). Any mode: `--say LINE` prints LINE just before move N (the stray
+//! `ERROR`/`UNKNOWN`/`DEBUG`/junk lines that managers judge differently), `--say-start LINE`
+//! before its `OK`, and `--no-debug` leaves out the DEBUG line it prints with every move.
 
 use pentad::{Board, Color, Pos, Rule};
 use std::io::{BufRead, Write};
@@ -20,6 +23,9 @@ struct Opts {
     ms: u64,
     mb: usize,
     seed: u64,
+    say: Option<String>,
+    say_start: Option<String>,
+    debug: bool,
 }
 
 fn parse_opts() -> Opts {
@@ -29,6 +35,9 @@ fn parse_opts() -> Opts {
         ms: 3000,
         mb: 200,
         seed: 0,
+        say: None,
+        say_start: None,
+        debug: true,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -40,6 +49,13 @@ fn parse_opts() -> Opts {
             "--ms" => o.ms = v.parse().unwrap_or(3000),
             "--mb" => o.mb = v.parse().unwrap_or(200),
             "--seed" => o.seed = v.parse().unwrap_or(0),
+            "--say" => o.say = Some(v),
+            "--say-start" => o.say_start = Some(v),
+            "--no-debug" => {
+                o.debug = false;
+                i += 1;
+                continue;
+            }
             _ => {
                 i += 1;
                 continue;
@@ -191,7 +207,14 @@ impl Engine {
         let p = self.choose();
         self.board.play(p);
         self.say(&format!("MESSAGE test engine move {}", self.moves_asked));
-        self.say(&format!("DEBUG thinking about {},{}", p.x(), p.y()));
+        if self.o.debug {
+            self.say(&format!("DEBUG thinking about {},{}", p.x(), p.y()));
+        }
+        if exact {
+            if let Some(line) = self.o.say.clone() {
+                self.say(&line);
+            }
+        }
         if self.o.mode == "extra" && exact {
             // The move and an unrequested second line in one write.
             self.say(&format!("{},{}\n{},{}", p.x(), p.y(), p.x(), p.y()));
@@ -241,6 +264,9 @@ fn main() {
                     "no-ok" => {}
                     "error-start" => e.say("ERROR I do not play today"),
                     _ => {
+                        if let Some(line) = e.o.say_start.clone() {
+                            e.say(&line);
+                        }
                         if e.reset(w, h) {
                             e.say("OK");
                         } else {
