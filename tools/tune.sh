@@ -7,7 +7,7 @@
 #    balanced openings of ../shared/data/openings, random order and symmetry, TURN_MS per move,
 #    default 40) with pentad-tournament into OUT_DIR (default target/tune);
 # 2. fits PATTERN_VALUE and THREAT_BONUS to the results (pbrain-pentad tune) and prints the
-#    fitted declarations, to be pasted into src/board.rs and then checked by a match against
+#    fitted declarations, to be pasted into src/eval/weights.rs and then checked by a match against
 #    the previous version (the README's "Measuring strength").
 #
 # Without the shared openings every game would be the same, so the script stops (exit 0).

@@ -6,7 +6,9 @@
 //! round always completes unless the search is stopped. Root exclusion
 //! ([`Engine::search_excluding`]) keeps each line's move out of the searches after it.
 
-use super::{Engine, Limits, Outcome};
+use super::limits::Limits;
+use super::outcome::Outcome;
+use super::searcher::Engine;
 use crate::board::Board;
 use crate::types::{is_decisive, loss_in, win_in, Depth, Pos, Value, WIN};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,0 +1,430 @@
+//! The node search: principal variation search with a transposition table. The steps of
+//! `negamax`, in the order they run, each with what it was measured to be worth (self-play
+//! against the commit before it; "not measured alone" where it came with the first search):
+//!
+//! 1. Count the node; stop when a limit is reached.
+//! 2. A full board is a draw.
+//! 3. Tactics that need no search: our five wins; the opponent's five is blocked at no cost in
+//!    depth (or loses when it cannot be); our legal open four wins. Not measured alone.
+//! 4. The horizon: the static value, except a leaf facing a live three (freestyle, standard,
+//!    caro) searches one ply more over the answers. +26 Elo (6e69e60, 320 games, 60 s + 1 s).
+//!    A VCF at every leaf with a four measured no gain (9f59c88).
+//! 5. Reverse futility pruning: near the leaves, a side far above beta with no three to answer
+//!    returns its static value. +103 Elo [+48, +163] (ca8648b, 80 games, 60 s + 1 s).
+//! 6. Mate-distance pruning. Not measured alone.
+//! 7. The transposition table: a cut-off at non-PV nodes from a deep enough entry.
+//! 8. The table's move is searched before the others are generated (speed: 0.99 M to
+//!    1.19 M nodes a second, ac7f496).
+//! 9. The moves (`movegen`): late quiet moves are pruned while a searched move does not lose
+//!    (late-move pruning, +40 Elo [-8, +90], 3780f33, 200 games at 100 k nodes); the first move
+//!    gets the full window, the others a null window; quiet moves from the fourth on, at depth
+//!    3 or more, are reduced by a ply, by two from the thirteenth (late-move reduction, not
+//!    measured alone; a log-shaped formula measured no gain, 3780f33 and session 11), and
+//!    searched again at full depth, then with the full window, when they beat alpha.
+//! 10. A cut-off: the move becomes a killer (when quiet) and gains history.
+//! 11. The result goes into the table.
+
+use super::worker::{Worker, MAX_PLY};
+use crate::eval::evaluate;
+use crate::pattern::Threat;
+use crate::rules::Rule;
+use crate::types::{loss_in, win_in, Bound, Depth, Pos, Value, INFINITE, WIN_BOUND};
+
+/// Moves searched at full depth before late moves are reduced.
+const LMR_FULL_MOVES: usize = 3;
+/// Shallowest depth at which late moves are reduced.
+const LMR_MIN_DEPTH: Depth = 3;
+/// Moves from this index on are reduced by two plies instead of one.
+const LMR_DEEP_MOVES: usize = 12;
+/// Reverse futility pruning: deepest remaining depth it applies at, and the margin per ply
+/// by which the static value must beat beta (in shape-value units: an open three's square is
+/// worth about 76, a four-three's 532).
+const RFP_MAX_DEPTH: Depth = 3;
+const RFP_MARGIN: Value = 120;
+
+impl Worker<'_> {
+    /// The value of the position for the side to move, searched `depth` plies deep inside the
+    /// window (`alpha`, `beta`); `ply` plies from the root; `pv_node` on the principal variation.
+    pub(super) fn negamax(
+        &mut self,
+        mut depth: Depth,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+        pv_node: bool,
+    ) -> Value {
+        // 1. Count the node; stop when a limit is reached.
+        self.nodes += 1;
+        self.pv_len[ply] = 0;
+        self.check_limits();
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as i32);
+        let board = &self.board;
+        let me = board.side_to_move();
+        let opp = me.opp();
+        let p = ply as i32;
+        // 2. A full board is a draw.
+        if board.empty_count() == 0 {
+            return 0;
+        }
+        // 3. Tactics that need no search.
+        if board.count(me, Threat::Five) > 0 {
+            return win_in(p + 1);
+        }
+        if ply >= MAX_PLY - 2 {
+            return evaluate(&self.board);
+        }
+        let opp_fives = board.count(opp, Threat::Five);
+        if opp_fives > 0 {
+            let blocks: Vec<Pos> = self.board.squares_with(opp, Threat::Five).collect();
+            if blocks.len() != 1 || !self.board.is_legal(blocks[0]) {
+                return loss_in(p + 2);
+            }
+            // A forced reply costs no depth.
+            let q = blocks[0];
+            self.board.play(q);
+            let v = -self.negamax(depth, -beta, -alpha, ply + 1, pv_node);
+            self.board.undo();
+            if v > alpha {
+                self.set_pv(ply, q);
+            }
+            return v;
+        }
+        if board.count(me, Threat::OpenFour) > 0
+            && self
+                .board
+                .squares_with(me, Threat::OpenFour)
+                .any(|q| self.board.is_legal(q))
+        {
+            return win_in(p + 3);
+        }
+        let must_defend = self.must_defend();
+        // 4. The horizon.
+        if depth <= 0 {
+            // A leaf facing a three that makes an open four next move is not quiet: its static
+            // value ignores that the three must be answered (or outrun by our own fours), so one
+            // more ply searches just those moves. Not under renju, where it lost VCT puzzles
+            // (316 to 310 of 349 solved): black's fouls make many threes there false.
+            if self.board.rule() == Rule::Renju || !must_defend {
+                // A VCF tried here (every leaf with a four) cost about a ply and measured no
+                // gain at 300 ms per move (15-13-2 without it against 3-7 with it, versus the
+                // previous version): the root threat searches and the main search's own
+                // tactics stay.
+                return evaluate(&self.board);
+            }
+            depth = 1;
+        }
+
+        // 5. Reverse futility pruning: near the leaves, a side to move whose static value beats
+        // beta by a margin per ply, with no three of the opponent's to answer (fours and fives
+        // were answered above), keeps beta whatever the opponent does in that few plies.
+        if !pv_node && !must_defend && depth <= RFP_MAX_DEPTH {
+            let v = evaluate(&self.board);
+            if v - RFP_MARGIN * depth >= beta {
+                return v;
+            }
+        }
+
+        // 6. Mate-distance pruning: nothing here can beat a win already found closer to the root.
+        let alpha0 = alpha.max(loss_in(p));
+        let beta0 = beta.min(win_in(p + 1));
+        if alpha0 >= beta0 {
+            return alpha0;
+        }
+
+        // 7. The transposition table.
+        let key = self.board.hash();
+        let mut tt_move = Pos::NONE;
+        if let Some(hit) = self.tt.probe(key) {
+            tt_move = hit.mv;
+            let v = from_tt(hit.value, p);
+            if !pv_node && hit.depth >= depth {
+                match hit.bound {
+                    Bound::Exact => return v,
+                    Bound::Lower if v >= beta => return v,
+                    Bound::Upper if v <= alpha => return v,
+                    _ => {}
+                }
+            }
+        }
+
+        // 8. The table's move is searched before the others are generated: it often ends the
+        // node alone. The order and flags are those `generate` gives, so nothing else changes.
+        let first = self.tt_first(tt_move, must_defend);
+        let mut moves = match first {
+            Some(m) => vec![m],
+            None => self.generate(ply, tt_move, depth, must_defend),
+        };
+        let mut generated = first.is_none();
+        if moves.is_empty() {
+            // Every square is a foul (renju): black must play one and lose.
+            return loss_in(p + 1);
+        }
+        // 9. The moves, best first.
+        let mut best_value = -INFINITE;
+        let mut best_move = Pos::NONE;
+        let orig_alpha = alpha;
+        let mut next = 0;
+        loop {
+            if next == moves.len() {
+                if generated {
+                    break;
+                }
+                moves = self.generate(ply, tt_move, depth, must_defend);
+                generated = true;
+                // Both admit moves by `admit`, and the table's move scores highest.
+                debug_assert_eq!(moves.first().map(|m| m.0), Some(tt_move));
+                // The table's move may have been the only one.
+                continue;
+            }
+            let i = next;
+            let (mv, quiet, late) = moves[i];
+            next += 1;
+            // A late quiet move is pruned only while some move searched does not lose: a
+            // loss proven with moves left unsearched is no proof (the pruned move may be the
+            // one defence), and a false mate score would stand for good in the table.
+            if late && best_value > -WIN_BOUND {
+                continue;
+            }
+            self.board.play(mv);
+            let mut v;
+            if i == 0 {
+                v = -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node);
+            } else {
+                let r = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_FULL_MOVES {
+                    1 + (i >= LMR_DEEP_MOVES) as Depth
+                } else {
+                    0
+                };
+                v = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
+                if v > alpha && r > 0 && !self.aborted {
+                    v = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if v > alpha && v < beta && pv_node && !self.aborted {
+                    v = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.board.undo();
+            if self.aborted {
+                return 0;
+            }
+            if v > best_value {
+                best_value = v;
+                best_move = mv;
+                if v > alpha {
+                    alpha = v;
+                    self.set_pv(ply, mv);
+                    if v >= beta {
+                        // 10. A cut-off: a quiet move becomes a killer; the move gains history.
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != mv {
+                                k[1] = k[0];
+                                k[0] = mv;
+                            }
+                        }
+                        let h = &mut self.history[me.idx()][mv.idx()];
+                        *h = (*h + depth * depth).min(1 << 20);
+                        break;
+                    }
+                }
+            }
+        }
+        // 11. The result goes into the table.
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_value > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, to_tt(best_value, p), depth, bound);
+        best_value
+    }
+}
+
+/// Mate scores are stored relative to the node, so they stay right wherever the node recurs.
+fn to_tt(v: Value, ply: i32) -> Value {
+    if v >= WIN_BOUND {
+        v + ply
+    } else if v <= -WIN_BOUND {
+        v - ply
+    } else {
+        v
+    }
+}
+
+fn from_tt(v: Value, ply: i32) -> Value {
+    if v >= WIN_BOUND {
+        v - ply
+    } else if v <= -WIN_BOUND {
+        v + ply
+    } else {
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_diagram;
+    use crate::search::testing::{fake_three, with_worker};
+    use crate::types::{is_decisive, Color};
+
+    #[test]
+    fn a_leaf_facing_a_live_three_searches_the_answers() {
+        // Black to move faces white's open three; the block at the right end of it is also
+        // black's four and three (four-three). A leaf's static value does not see that, the
+        // extra ply does. Renju keeps the static value (see `negamax`).
+        let leaf = |rule: Rule| {
+            let b = parse_diagram(
+                "
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . o . . . . . .
+                . . . . . . . . x . . . . . .
+                . . . . . . . . x . x . . . .
+                . . . . . . . . x x . . . . .
+                . . . . . o o o . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . o . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .",
+            )
+            .unwrap()
+            .to_board(rule)
+            .unwrap();
+            assert_eq!(b.side_to_move(), Color::Black);
+            with_worker(&b, 1, |w| {
+                (
+                    w.negamax(0, -INFINITE, INFINITE, 1, false),
+                    evaluate(&w.board),
+                )
+            })
+        };
+        let (v, _) = leaf(Rule::Freestyle);
+        assert!(v >= WIN_BOUND, "{v}");
+        let (v, stat) = leaf(Rule::Renju);
+        assert_eq!(v, stat);
+        assert!(!is_decisive(v));
+    }
+
+    #[test]
+    fn a_side_far_above_beta_near_the_leaves_is_not_searched() {
+        // Black to move with four open twos around (6,6); white's stones sit in the corners,
+        // or (`three`) three of them make an open three on the bottom row, which black must
+        // answer.
+        let node = |three: bool, depth: Depth, pv_node: bool| {
+            let (top, bottom) = if three {
+                (
+                    ". . . . . . . . . . . . . . o",
+                    ". . . . . . o o o . . . . . .",
+                )
+            } else {
+                (
+                    "o . . . . . . . . . . . . . o",
+                    "o . . . . . . . . . . . . . o",
+                )
+            };
+            let b = parse_diagram(&format!(
+                "
+                {top}
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . x . x . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . x . x . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                . . . . . . . . . . . . . . .
+                {bottom}"
+            ))
+            .unwrap()
+            .to_board(Rule::Freestyle)
+            .unwrap();
+            assert_eq!(b.side_to_move(), Color::Black);
+            with_worker(&b, depth, |w| {
+                let stat = evaluate(&w.board);
+                let v = w.negamax(depth, -INFINITE, 0, 1, pv_node);
+                (v, stat, w.nodes)
+            })
+        };
+        let (v, stat, nodes) = node(false, 2, false);
+        assert!(stat - RFP_MARGIN * 2 >= 0, "{stat}");
+        assert_eq!((v, nodes), (stat, 1));
+        // Searched: on the principal variation, beyond the depth, or facing a three.
+        assert!(node(false, 2, true).2 > 1);
+        assert!(node(false, RFP_MAX_DEPTH + 1, false).2 > 1);
+        assert!(node(true, 2, false).2 > 1);
+    }
+
+    #[test]
+    fn a_node_whose_only_move_is_the_table_move_ends_after_it() {
+        // One empty square on a 5x5 board: the first search stores it as the table's move, the
+        // second searches it before generating and then finds nothing else to search.
+        let b = parse_diagram(
+            "
+            x x o o x
+            o o x x o
+            x x o o x
+            o o x x o
+            x x o o .",
+        )
+        .unwrap()
+        .to_board(Rule::Freestyle)
+        .unwrap();
+        let last = b.pos(4, 4).unwrap();
+        with_worker(&b, 2, |w| {
+            for _ in 0..2 {
+                assert_eq!(w.negamax(2, -INFINITE, INFINITE, 1, true), 0);
+                assert_eq!(w.pv[1][0], last);
+            }
+            assert_eq!(w.tt.probe(b.hash()).map(|h| h.mv), Some(last));
+        });
+    }
+
+    #[test]
+    fn the_table_move_is_searched_first_exactly_when_generated_first() {
+        // `negamax` searches the table's move before generating the others: its check must
+        // agree with `generate` on every square, with and without a three to answer, and
+        // with renju fouls (the fake three's open-four squares are fouls for black).
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let mut b = fake_three(rule);
+            for pass in 0..2 {
+                let listed = with_worker(&b, 4, |w| {
+                    let must_defend = w.must_defend();
+                    let mut listed = 0;
+                    for q in b.squares() {
+                        let moves = w.generate(1, q, 4, must_defend);
+                        match w.tt_first(q, must_defend) {
+                            Some(m) => {
+                                assert_eq!(moves[0], m, "{rule:?} {q}");
+                                listed += 1;
+                            }
+                            None => assert!(moves.iter().all(|m| m.0 != q), "{rule:?} {q}"),
+                        }
+                    }
+                    listed
+                });
+                assert!(listed > 0);
+                // White to move once more: now black's fake three is the one to answer
+                // (or not, under renju).
+                if pass == 0 {
+                    b.set_side_to_move(b.side_to_move().opp());
+                }
+            }
+        }
+    }
+}
