@@ -5,86 +5,79 @@
 
 mod cli;
 
+use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-usage: pbrain-pentad            speak the Gomocup/Piskvork protocol on stdin/stdout
-       pbrain-pentad bench [DEPTH [HASH_MB]] | bench --time MS | bench --make-undo
-                                search the bench positions and print the node count
-       pbrain-pentad puzzles FILE [--task VCF,VCT3] [--time MS | --nodes N] [--limit N] [--verbose]
-                     [--threads N] [--threats-only]
-                                solve rate and time per puzzle (JSON lines)
-       pbrain-pentad analyze [MOVES | FILE.psq | FILE.sgf] [--stdin] [--rule R] [--size N|WxH]
-                     [--time MS] [--depth D] [--nodes N] [--multipv K] [--threads T]
-                     [--hash MB] [--json]
-                                best moves, scores, lines and forced wins of a position
-       pbrain-pentad play [--rule R] [--size N|WxH] [--color black|white] [--depth D | --time MS]
-                     [--load FILE] [--hash MB] [--no-color]
-                                a game against the engine in the terminal
-       pbrain-pentad tune GAMES.jsonl... [--rule N] [--skip PLIES] [--iterations N] [--own W]
-                                Texel fit of the evaluation weights to game results
-       pbrain-pentad --help | --version
+/// The command line with arguments (without any, the binary speaks the protocol and clap is
+/// never called: it must write nothing to stderr).
+#[derive(Parser, Debug)]
+#[command(
+    name = "pbrain-pentad",
+    version,
+    about = "Pentad, a Gomoku engine. Without arguments it speaks the Gomocup/Piskvork \
+             protocol on stdin/stdout.",
+    after_help = "Each command has --help.\n\nLogging (off by default): PENTAD_LOG=<file> \
+                  [PENTAD_LOG_LEVEL=debug|info|trace|<filter>]",
+    subcommand_required = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-Logging (off by default): PENTAD_LOG=<file> [PENTAD_LOG_LEVEL=debug|info|trace|<filter>]";
+#[derive(Subcommand, Debug)]
+enum Command {
+    Bench(cli::bench::Args),
+    Puzzles(cli::puzzles::Args),
+    #[command(visible_alias = "analyse")]
+    Analyze(cli::analyze::Args),
+    Play(cli::play::Args),
+    Tune(cli::tune::Args),
+    /// Print the version (as --version)
+    #[command(hide = true)]
+    Version,
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        None => {
-            pentad::protocol::init_logging();
-            // A panic must not write to stderr (Piskvork reads stderr as protocol output).
-            std::panic::set_hook(Box::new(|info| log::error!("panic: {info}")));
-            let exit = pentad::protocol::run(std::io::stdin(), std::io::stdout());
-            log::debug!("exit: {exit:?}");
-            // Ends the process even if a stopped search thread is still unwinding.
-            std::process::exit(0)
-        }
-        Some("bench") => match cli::bench::run(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("bench: {e:#}");
-                ExitCode::FAILURE
-            }
-        },
-        Some("puzzles") => match cli::puzzles::run(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("puzzles: {e:#}");
-                ExitCode::FAILURE
-            }
-        },
-        Some("analyze" | "analyse") => match cli::analyze::run(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("analyze: {e:#}");
-                ExitCode::from(2)
-            }
-        },
-        Some("tune") => match cli::tune::run(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("pbrain-pentad tune: {e:#}");
-                ExitCode::FAILURE
-            }
-        },
-        Some("play") => match cli::play::run(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("play: {e:#}");
-                ExitCode::from(2)
-            }
-        },
-        Some("-h" | "--help" | "help") => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
-        }
-        Some("-V" | "--version" | "version") => {
+    if std::env::args_os().len() <= 1 {
+        pentad::protocol::init_logging();
+        // A panic must not write to stderr (Piskvork reads stderr as protocol output).
+        std::panic::set_hook(Box::new(|info| log::error!("panic: {info}")));
+        let exit = pentad::protocol::run(std::io::stdin(), std::io::stdout());
+        log::debug!("exit: {exit:?}");
+        // Ends the process even if a stopped search thread is still unwinding.
+        std::process::exit(0)
+    }
+    // Argument errors exit 2 with clap's message; --help and --version exit 0.
+    let cli = Cli::parse();
+    // Failures after parsing keep each command's prefix and exit code.
+    let (name, code, result) = match cli.command {
+        Command::Bench(a) => ("bench", 1, cli::bench::run(a)),
+        Command::Puzzles(a) => ("puzzles", 1, cli::puzzles::run(a)),
+        Command::Analyze(a) => ("analyze", 2, cli::analyze::run(a)),
+        Command::Play(a) => ("play", 2, cli::play::run(a)),
+        Command::Tune(a) => ("pbrain-pentad tune", 1, cli::tune::run(a)),
+        Command::Version => {
             println!("pbrain-pentad {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
+            ("version", 0, Ok(()))
         }
-        Some(other) => {
-            eprintln!("pbrain-pentad: unknown argument '{other}'\n{USAGE}");
-            ExitCode::from(2)
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{name}: {e:#}");
+            ExitCode::from(code)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
     }
 }

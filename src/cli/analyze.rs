@@ -43,9 +43,62 @@ pub const SOLVER_NODES: u64 = 5_000_000;
 /// Threat moves of the VCT.
 pub const VCT_THREATS: i32 = 8;
 
-const USAGE: &str = "usage: pbrain-pentad analyze [MOVES | FILE.psq | FILE.sgf] [--stdin]
-         [--rule NAME|NUMBER] [--size N|WxH] [--time MS] [--depth D] [--nodes N]
-         [--multipv K] [--threads T] [--hash MB] [--json]";
+/// `analyze [MOVES | FILE] [--stdin] [--rule R] [--size N|WxH] [--time MS] [--depth D]
+/// [--nodes N] [--multipv K] [--threads T] [--hash MB] [--json]`.
+#[derive(clap::Args, Debug, Clone)]
+#[command(
+    about = "Best moves, scores, lines and forced wins of a position",
+    after_help = "Best moves, scores, principal variations and forced wins of a position, as text \
+                  or as JSON for scripts. The analysis looks for a VCF of the side to move (up to \
+                  half the time), else a VCT (a fifth), then a VCF of the opponent (the threat to \
+                  meet, a tenth), then runs the main search in what is left.",
+    args_override_self = true
+)]
+pub struct Args {
+    /// The position: a move list in pos notation (`h8i9j10` or `h8 i9 j10`: black first, the
+    /// letter the column from the left, the number the row from the top), or a Piskvork .psq or
+    /// SGF file [default: the empty board, unless --stdin]
+    #[arg(value_name = "MOVES | FILE")]
+    pub position: Vec<String>,
+    /// Also read positions from standard input, one per line: a move list, a file name, or a
+    /// JSON object in the shared puzzle format (board_size, rule, side_to_move, black, white,
+    /// moves, id)
+    #[arg(long)]
+    pub stdin: bool,
+    /// Rule: freestyle, standard, renju, caro, caro9 or an INFO rule number [default: a file's
+    /// or puzzle's own rule, else freestyle]
+    #[arg(long, value_name = "NAME|NUMBER", value_parser = super::parse_rule, allow_negative_numbers = true)]
+    pub rule: Option<Rule>,
+    /// Board size [default: a file's own size, else 15]
+    #[arg(long, value_name = "N|WxH", value_parser = super::parse_size)]
+    pub size: Option<(usize, usize)>,
+    /// Time per position in milliseconds [default: 1000 when no --depth or --nodes is given]
+    #[arg(long, value_name = "MS")]
+    pub time: Option<u64>,
+    /// Depth limit of the main search
+    #[arg(long, value_name = "D", allow_negative_numbers = true)]
+    pub depth: Option<Depth>,
+    /// Node limit of the whole analysis
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+    /// Lines wanted, best first (rounds of growing depth, as YXNBEST)
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = 1,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=multipv::MAX_NBEST as u64)
+    )]
+    pub multipv: usize,
+    /// Search threads (more than 256 count as 256)
+    #[arg(long, value_name = "T", default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MiB
+    #[arg(long, value_name = "MB", default_value_t = 64)]
+    pub hash: usize,
+    /// One JSON object per position, on one line
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// What the command was asked.
 #[derive(Clone, Debug)]
@@ -74,78 +127,32 @@ pub struct Options {
     pub position: Option<String>,
 }
 
-impl Default for Options {
-    fn default() -> Options {
+impl From<Args> for Options {
+    fn from(a: Args) -> Options {
+        // `analyze h8 i9 j10`: the words make one move list; none is the empty board unless the
+        // positions come from standard input.
+        let position = if a.position.is_empty() {
+            (!a.stdin).then(String::new)
+        } else {
+            Some(a.position.join(" "))
+        };
         Options {
-            rule: None,
-            size: None,
-            time: None,
-            depth: None,
-            nodes: None,
-            multipv: 1,
-            threads: 1,
-            hash_mb: 64,
-            json: false,
-            stdin: false,
-            position: None,
+            rule: a.rule,
+            size: a.size,
+            time: a.time.map(Duration::from_millis),
+            depth: a.depth,
+            nodes: a.nodes,
+            multipv: a.multipv,
+            threads: a.threads.clamp(1, 256),
+            hash_mb: a.hash,
+            json: a.json,
+            stdin: a.stdin,
+            position,
         }
     }
 }
 
 impl Options {
-    /// Parses the command's arguments.
-    pub fn parse(args: &[String]) -> anyhow::Result<Options> {
-        let mut o = Options::default();
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = |name: &str| {
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| anyhow!("{name} needs a value\n{USAGE}"))
-            };
-            match a.as_str() {
-                "--rule" => {
-                    let v = value("--rule")?;
-                    o.rule = Some(Rule::parse(&v).ok_or_else(|| anyhow!("unknown rule '{v}'"))?);
-                }
-                "--size" => o.size = Some(parse_size(&value("--size")?)?),
-                "--time" => {
-                    o.time = Some(Duration::from_millis(
-                        value("--time")?.parse().context("--time MS")?,
-                    ))
-                }
-                "--depth" => o.depth = Some(value("--depth")?.parse().context("--depth D")?),
-                "--nodes" => o.nodes = Some(value("--nodes")?.parse().context("--nodes N")?),
-                "--multipv" => {
-                    o.multipv = value("--multipv")?.parse().context("--multipv K")?;
-                    if o.multipv == 0 || o.multipv > multipv::MAX_NBEST {
-                        bail!("--multipv takes 1 to {}", multipv::MAX_NBEST);
-                    }
-                }
-                "--threads" => {
-                    o.threads = value("--threads")?.parse().context("--threads T")?;
-                    o.threads = o.threads.clamp(1, 256);
-                }
-                "--hash" => o.hash_mb = value("--hash")?.parse().context("--hash MB")?,
-                "--json" => o.json = true,
-                "--stdin" => o.stdin = true,
-                "-h" | "--help" => bail!("{USAGE}"),
-                s if s.starts_with("--") => bail!("unknown option '{s}'\n{USAGE}"),
-                // `analyze h8 i9 j10`: the words make one move list.
-                s => {
-                    o.position = Some(match o.position.take() {
-                        Some(p) => format!("{p} {s}"),
-                        None => s.to_string(),
-                    })
-                }
-            }
-        }
-        if o.position.is_none() && !o.stdin {
-            o.position = Some(String::new());
-        }
-        Ok(o)
-    }
-
     /// The main search's limits from now, for the time left of `total` after `used`.
     fn limits(&self, start: Instant) -> Limits {
         let total = match (self.time, self.depth, self.nodes) {
@@ -181,16 +188,6 @@ impl Options {
             _ => None,
         }
     }
-}
-
-fn parse_size(s: &str) -> anyhow::Result<(usize, usize)> {
-    let (w, h) = match s.split_once(['x', 'X', ',']) {
-        Some((w, h)) => (w, h),
-        None => (s, s),
-    };
-    let w: usize = w.trim().parse().context("--size N or WxH")?;
-    let h: usize = h.trim().parse().context("--size N or WxH")?;
-    Ok((w, h))
 }
 
 /// A win found by a threat solver.
@@ -555,8 +552,8 @@ fn position_from(text: &str, opts: &Options) -> anyhow::Result<Position> {
 }
 
 /// Runs the command.
-pub fn run(args: &[String]) -> anyhow::Result<()> {
-    let opts = Options::parse(args)?;
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let opts = Options::from(args);
     let mut searcher = Searcher::new(opts.hash_mb.max(1) << 20);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -609,9 +606,19 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn parse(args: &str) -> Result<Options, clap::Error> {
+        let words = std::iter::once("analyze").chain(args.split_whitespace());
+        Ok(<Cli as clap::Parser>::try_parse_from(words)?.args.into())
+    }
+
     fn opts(args: &str) -> Options {
-        let v: Vec<String> = args.split_whitespace().map(String::from).collect();
-        Options::parse(&v).unwrap()
+        parse(args).unwrap()
     }
 
     #[test]
@@ -622,10 +629,19 @@ mod tests {
         assert_eq!(o.multipv, 3);
         assert!(o.json);
         assert_eq!(o.position.as_deref(), Some("h8i9"));
-        let v: Vec<String> = ["--multipv", "0"].iter().map(|s| s.to_string()).collect();
-        assert!(Options::parse(&v).is_err());
-        let v: Vec<String> = ["--bogus"].iter().map(|s| s.to_string()).collect();
-        assert!(Options::parse(&v).is_err());
+        assert!(parse("--multipv 0").is_err());
+        let max = multipv::MAX_NBEST;
+        assert_eq!(opts(&format!("--multipv {max}")).multipv, max);
+        assert!(parse(&format!("--multipv {}", max + 1)).is_err());
+        assert!(parse("--bogus").is_err());
+        // Words around the options make one move list; none is the empty board.
+        let o = opts("h8 i9 --time 100 j10 --threads 999");
+        assert_eq!(o.position.as_deref(), Some("h8 i9 j10"));
+        assert_eq!(o.threads, 256);
+        assert_eq!(opts("").position.as_deref(), Some(""));
+        assert_eq!(opts("--stdin").position, None);
+        // A repeated option: the last one counts.
+        assert_eq!(opts("--rule renju --rule 0").rule, Some(Rule::Freestyle));
     }
 
     #[test]

@@ -38,27 +38,50 @@ pub fn position(rule: Rule, size: usize, moves: &str) -> Board {
     b
 }
 
-/// Runs the bench with the arguments after `bench`: `[depth] [hash MiB]`, `--time MS` to
-/// report the depth each position reaches in that time, or `--make-undo` for the make+undo
-/// rate of each position.
-pub fn run(args: &[String]) -> anyhow::Result<()> {
-    if args.first().map(String::as_str) == Some("--time") {
-        let ms: u64 = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(1000);
+/// `bench [DEPTH [HASH_MB]] | bench --time [MS] | bench --make-undo`.
+#[derive(clap::Args, Debug, Clone)]
+#[command(
+    about = "Search the bench positions to a fixed depth on one thread; print the node count",
+    after_help = "Search fixed positions of every rule to a fixed depth on one thread with a fixed \
+                  table size; print the total node count (`Bench: N`), nodes per second and \
+                  make+undo per second. Two runs print the same count: it is the search's \
+                  signature.",
+    override_usage = "pbrain-pentad bench [DEPTH [HASH_MB]]\n       \
+                      pbrain-pentad bench --time [MS]\n       \
+                      pbrain-pentad bench --make-undo",
+    args_override_self = true
+)]
+pub struct Args {
+    /// Search depth of every position
+    #[arg(value_name = "DEPTH", default_value_t = BENCH_DEPTH, allow_negative_numbers = true)]
+    pub depth: Depth,
+    /// Transposition table size in MiB
+    #[arg(value_name = "HASH_MB", default_value_t = BENCH_HASH_MB)]
+    pub hash_mb: usize,
+    /// Instead: the depth each position reaches in MS milliseconds (1000 when MS is left out)
+    #[arg(
+        long,
+        value_name = "MS",
+        num_args = 0..=1,
+        default_missing_value = "1000",
+        conflicts_with_all = ["depth", "hash_mb", "make_undo"]
+    )]
+    pub time: Option<u64>,
+    /// Instead: moves made and taken back per second (all pattern updates), per position and in
+    /// all
+    #[arg(long, conflicts_with_all = ["depth", "hash_mb"])]
+    pub make_undo: bool,
+}
+
+/// Runs the bench: the fixed-depth search, `--time` or `--make-undo`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(ms) = args.time {
         return timed(ms);
     }
-    if args.first().map(String::as_str) == Some("--make-undo") {
+    if args.make_undo {
         return make_undo_report();
     }
-    let depth: Depth = args
-        .first()
-        .map(|s| s.parse())
-        .transpose()?
-        .unwrap_or(BENCH_DEPTH);
-    let hash_mb: usize = args
-        .get(1)
-        .map(|s| s.parse())
-        .transpose()?
-        .unwrap_or(BENCH_HASH_MB);
+    let (depth, hash_mb) = (args.depth, args.hash_mb);
     let (nodes, elapsed) = fixed_depth(depth, hash_mb, true);
     let nps = nodes as u128 * 1000 / elapsed.as_millis().max(1);
     println!("Total time (ms) : {}", elapsed.as_millis());
@@ -185,5 +208,35 @@ mod tests {
             assert!(b.stone_count() >= 1);
         }
         assert_eq!(fixed_depth(3, 1, false).0, fixed_depth(3, 1, false).0);
+    }
+
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn parse(args: &str) -> Result<Args, clap::Error> {
+        let words = std::iter::once("bench").chain(args.split_whitespace());
+        Ok(<Cli as clap::Parser>::try_parse_from(words)?.args)
+    }
+
+    #[test]
+    fn command_line() {
+        let a = parse("").unwrap();
+        assert_eq!(
+            (a.depth, a.hash_mb, a.time),
+            (BENCH_DEPTH, BENCH_HASH_MB, None)
+        );
+        let a = parse("6 4").unwrap();
+        assert_eq!((a.depth, a.hash_mb), (6, 4));
+        assert_eq!(parse("--time").unwrap().time, Some(1000));
+        assert_eq!(parse("--time 50").unwrap().time, Some(50));
+        assert!(parse("--make-undo").unwrap().make_undo);
+        // One mode at a time.
+        assert!(parse("--time 50 6").is_err());
+        assert!(parse("--make-undo 6").is_err());
+        assert!(parse("--time --make-undo").is_err());
+        assert!(parse("6 4 2").is_err());
     }
 }

@@ -6,7 +6,7 @@
 //! them off).
 
 use super::analyze::winner;
-use anyhow::{anyhow, bail, Context};
+use anyhow::anyhow;
 use pentad::board::Board;
 use pentad::gamefile::GameRecord;
 use pentad::notation::pos_to_str;
@@ -19,10 +19,6 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-const USAGE: &str =
-    "usage: pbrain-pentad play [--rule NAME|NUMBER] [--size N|WxH] [--color black|white]
-         [--depth D | --time MS] [--load FILE.psq|FILE.sgf] [--hash MB] [--no-color]";
 
 const HELP: &str = "\
 commands:
@@ -84,60 +80,76 @@ pub struct PlayOptions {
     pub color: bool,
 }
 
+/// `play [--rule R] [--size N|WxH] [--color black|white] [--depth D | --time MS] [--load FILE]
+/// [--hash MB] [--no-color]`.
+#[derive(clap::Args, Debug, Clone)]
+#[command(
+    about = "A game against the engine in the terminal",
+    after_help = "A game against the engine in the terminal: type a move (h8, or 7,7) or a \
+                  command (help lists them: undo, hint, eval, pv, level, swap, new, board, save, \
+                  load, quit).",
+    args_override_self = true
+)]
+pub struct Args {
+    /// Rule: freestyle, standard, renju, caro, caro9 or an INFO rule number
+    #[arg(long, value_name = "NAME|NUMBER", value_parser = super::parse_rule, default_value = "freestyle", allow_negative_numbers = true)]
+    pub rule: Rule,
+    /// Board size
+    #[arg(long, value_name = "N|WxH", value_parser = super::parse_size, default_value = "15")]
+    pub size: (usize, usize),
+    /// Your colour (black moves first)
+    #[arg(long, visible_alias = "colour", value_name = "black|white", value_parser = parse_color, default_value = "black")]
+    pub color: Color,
+    /// The engine searches to depth D each move (the last of --depth and --time counts)
+    #[arg(
+        long,
+        value_name = "D",
+        overrides_with = "time",
+        allow_negative_numbers = true
+    )]
+    pub depth: Option<Depth>,
+    /// The engine's time per move in milliseconds [default: 1000]
+    #[arg(long, value_name = "MS", overrides_with = "depth")]
+    pub time: Option<u64>,
+    /// Continue the game of a .psq or SGF file
+    #[arg(long, value_name = "FILE.psq|FILE.sgf")]
+    pub load: Option<String>,
+    /// Transposition table size in MiB
+    #[arg(long, value_name = "MB", default_value_t = 64)]
+    pub hash: usize,
+    /// No ANSI colours (also off when NO_COLOR is set or the output is not a terminal)
+    #[arg(long, visible_alias = "no-colour")]
+    pub no_color: bool,
+}
+
+/// `--color`: `black` (`b`, `x`) or `white` (`w`, `o`), in any case.
+fn parse_color(s: &str) -> Result<Color, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "black" | "b" | "x" => Ok(Color::Black),
+        "white" | "w" | "o" => Ok(Color::White),
+        _ => Err("black or white".into()),
+    }
+}
+
 impl PlayOptions {
-    /// Parses the arguments.
-    pub fn parse(args: &[String]) -> anyhow::Result<PlayOptions> {
-        let mut o = PlayOptions {
-            rule: Rule::Freestyle,
-            size: (15, 15),
-            human: Color::Black,
-            level: Level::Time(Duration::from_millis(1000)),
-            load: None,
-            hash_mb: 64,
-            color: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    /// The options of the command line; an error for a board the rule cannot have.
+    pub fn new(a: Args) -> anyhow::Result<PlayOptions> {
+        let level = match (a.depth, a.time) {
+            (Some(d), _) => Level::Depth(d),
+            (None, Some(t)) => Level::Time(Duration::from_millis(t)),
+            (None, None) => Level::Time(Duration::from_millis(1000)),
         };
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = |name: &str| {
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| anyhow!("{name} needs a value\n{USAGE}"))
-            };
-            match a.as_str() {
-                "--rule" => {
-                    let v = value("--rule")?;
-                    o.rule = Rule::parse(&v).ok_or_else(|| anyhow!("unknown rule '{v}'"))?;
-                }
-                "--size" => {
-                    let v = value("--size")?;
-                    let (w, h) = v.split_once(['x', 'X']).unwrap_or((&v, &v));
-                    o.size = (
-                        w.trim().parse().context("--size N or WxH")?,
-                        h.trim().parse().context("--size N or WxH")?,
-                    );
-                }
-                "--color" | "--colour" => {
-                    o.human = match value("--color")?.to_ascii_lowercase().as_str() {
-                        "black" | "b" | "x" => Color::Black,
-                        "white" | "w" | "o" => Color::White,
-                        v => bail!("--color black or white, not '{v}'"),
-                    }
-                }
-                "--depth" => {
-                    o.level = Level::Depth(value("--depth")?.parse().context("--depth D")?)
-                }
-                "--time" => {
-                    o.level = Level::Time(Duration::from_millis(
-                        value("--time")?.parse().context("--time MS")?,
-                    ))
-                }
-                "--load" => o.load = Some(value("--load")?),
-                "--hash" => o.hash_mb = value("--hash")?.parse().context("--hash MB")?,
-                "--no-color" | "--no-colour" => o.color = false,
-                "-h" | "--help" => bail!("{USAGE}"),
-                s => bail!("unknown argument '{s}'\n{USAGE}"),
-            }
-        }
+        let o = PlayOptions {
+            rule: a.rule,
+            size: a.size,
+            human: a.color,
+            level,
+            load: a.load,
+            hash_mb: a.hash,
+            color: !a.no_color
+                && std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none(),
+        };
         Board::new(o.size.0, o.size.1, o.rule).map_err(|e| anyhow!("{e}"))?;
         Ok(o)
     }
@@ -571,8 +583,8 @@ impl Game {
 }
 
 /// Runs the command.
-pub fn run(args: &[String]) -> anyhow::Result<()> {
-    let o = PlayOptions::parse(args)?;
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let o = PlayOptions::new(args)?;
     let mut game = Game::new(&o)?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -583,9 +595,46 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn options(args: &str) -> anyhow::Result<PlayOptions> {
+        let words = std::iter::once("play").chain(args.split_whitespace());
+        PlayOptions::new(<Cli as clap::Parser>::try_parse_from(words)?.args)
+    }
+
+    #[test]
+    fn command_line() {
+        let o = options("--rule renju --size 20x15 --colour W --time 500").unwrap();
+        assert_eq!(
+            (o.rule, o.size, o.human),
+            (Rule::Renju, (20, 15), Color::White)
+        );
+        assert_eq!(o.level, Level::Time(Duration::from_millis(500)));
+        // The last of --depth and --time counts.
+        assert_eq!(
+            options("--time 500 --depth 3").unwrap().level,
+            Level::Depth(3)
+        );
+        assert_eq!(
+            options("--depth 3 --time 500").unwrap().level,
+            Level::Time(Duration::from_millis(500))
+        );
+        assert_eq!(
+            options("").unwrap().level,
+            Level::Time(Duration::from_millis(1000))
+        );
+        assert!(!options("--no-color").unwrap().color);
+        assert!(options("--size 3").is_err());
+        assert!(options("--color red").is_err());
+        assert!(options("--bogus").is_err());
+    }
+
     fn game(args: &str) -> Game {
-        let v: Vec<String> = args.split_whitespace().map(String::from).collect();
-        let mut o = PlayOptions::parse(&v).unwrap();
+        let mut o = options(args).unwrap();
         o.color = false;
         o.hash_mb = 1;
         Game::new(&o).unwrap()

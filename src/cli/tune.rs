@@ -166,7 +166,7 @@ fn game_samples(
         if x >= w || y >= h || !b.is_empty(Pos::new(x, y)) {
             bail!("move {ply} ({x},{y}) is not on an empty square");
         }
-        if ply >= opening + skip {
+        if ply >= opening.saturating_add(skip) {
             if let Some(features) = features(&b, own) {
                 let me = b.side_to_move();
                 let result = match winner {
@@ -182,26 +182,52 @@ fn game_samples(
     Ok(Some(out))
 }
 
-/// Runs `tune` with the arguments after it.
-pub fn run(args: &[String]) -> anyhow::Result<()> {
-    let mut paths = Vec::new();
-    let (mut rule, mut skip, mut iterations) = (None, 0usize, 400usize);
-    let mut own = OWN;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| it.next().with_context(|| format!("{name} needs a value"));
-        match a.as_str() {
-            "--rule" => rule = Some(Rule::from_info(value("--rule")?.parse()?)),
-            "--skip" => skip = value("--skip")?.parse()?,
-            "--iterations" => iterations = value("--iterations")?.parse()?,
-            "--own" => own = value("--own")?.parse()?,
-            s if s.starts_with("--") => bail!("unknown option {s}"),
-            s => paths.push(s.to_string()),
-        }
-    }
-    if paths.is_empty() {
-        bail!("usage: pbrain-pentad tune GAMES.jsonl... [--rule N] [--skip PLIES] [--iterations N] [--own W]");
-    }
+/// `tune GAMES.jsonl... [--rule N] [--skip PLIES] [--iterations N] [--own W]`.
+#[derive(clap::Args, Debug, Clone)]
+#[command(
+    about = "Texel fit of the evaluation weights to game results",
+    after_help = "Texel fit of the evaluation weights (PATTERN_VALUE, THREAT_BONUS in \
+                  src/eval/weights.rs) to the results of games recorded by pentad-tournament. Prints \
+                  the error before and after (every tenth game held out) and the fitted \
+                  declarations.",
+    args_override_self = true
+)]
+pub struct Args {
+    /// Game records of pentad-tournament, JSON lines
+    #[arg(value_name = "GAMES.jsonl", required = true)]
+    pub games: Vec<String>,
+    /// Only the games of this rule, as an INFO rule number (0 freestyle, 1 standard, 4 renju,
+    /// 8 caro, 9 caro9)
+    #[arg(long, value_name = "N", value_parser = rule_number, allow_negative_numbers = true)]
+    pub rule: Option<Rule>,
+    /// Leave out the positions of the first PLIES moves after each game's opening
+    #[arg(long, value_name = "PLIES", default_value_t = 0)]
+    pub skip: usize,
+    /// Iterations of the fit
+    #[arg(long, value_name = "N", default_value_t = 400)]
+    pub iterations: usize,
+    /// Own shape weight against the opponent's (the evaluation's is 5/4), to compare the errors
+    #[arg(long, value_name = "W", default_value_t = OWN, allow_negative_numbers = true)]
+    pub own: f64,
+}
+
+/// `--rule N`: an INFO rule number.
+fn rule_number(s: &str) -> Result<Rule, String> {
+    s.trim()
+        .parse()
+        .map(Rule::from_info)
+        .map_err(|_| "expected an INFO rule number such as 0 or 4".to_string())
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let Args {
+        games: paths,
+        rule,
+        skip,
+        iterations,
+        own,
+    } = args;
     let (fit, held, games) = load(&paths, rule, skip, own)?;
     if fit.is_empty() || held.is_empty() {
         bail!(
