@@ -8,7 +8,7 @@ WINDOWS_TARGET := x86_64-pc-windows-gnu
 WINDOWS_EXE    := $(TARGET_DIR)/$(WINDOWS_TARGET)/release/pbrain-pentad.exe
 
 .PHONY: build run test unit protocol-test bench release windows lint clean
-.PHONY: fuzz fuzz-long stress memory windows-test tune accept-puzzles accept-match
+.PHONY: fuzz fuzz-long stress memory windows-test tune accept-puzzles accept-match sprt
 
 build:
 	$(CARGO) build --release --workspace
@@ -73,6 +73,11 @@ accept-puzzles: build
 
 accept-match: build
 	tools/accept.sh match $(SHARED)
+
+# A strength change's SPRT against BASE (default HEAD~1; tools/sprt.sh): 1 s a move + 10 s a
+# game + 0.1 s, or SPRT_NODES per move; SPRT_RULE, SPRT_SEED, SPRT_GAMES (default 1000).
+sprt: build
+	tools/sprt.sh $(SHARED)
 
 # Peak resident memory of the release engine under max_memory 16..350 MiB, 1 and 2 threads.
 memory:

@@ -11,8 +11,13 @@ use std::time::Duration;
 pub const TURN_RESERVE_MS: i64 = 60;
 /// Time kept back from the match clock.
 pub const MATCH_RESERVE_MS: i64 = 150;
-/// The match clock is spread over about this many further moves.
-pub const MATCH_MOVES_TO_GO: i64 = 20;
+/// The match clock is spread over about this many further moves (range 10-60): games at
+/// short clocks run 30-110 moves a side, and with 20 the clock was mostly gone by move 30, so
+/// that at 10 s + 0.1 s a move the middle game was played at 20-100 ms a move.
+pub const MATCH_MOVES_TO_GO: i64 = 30;
+/// Share of the increment spent on the move it comes with, in percent (range 50-100): the
+/// increment comes back every move, so nearly all of it can go into this one.
+pub const INCREMENT_SPENT_PCT: i64 = 90;
 /// A match clock at or above this is unlimited (`time_left 2147483647`).
 pub const UNLIMITED_MS: i64 = 2_147_483_647;
 /// Limit per move when neither a turn limit nor a match clock bounds the search and no depth or
@@ -36,6 +41,9 @@ pub struct TimeControl {
     pub left_ms: Option<i64>,
     /// `INFO time_increment`: added to the match clock after each move, in ms.
     pub increment_ms: i64,
+    /// The increment as the clock showed it when the manager sends none (c-gomoku-cli adds it
+    /// into `time_left` and never says so): see [`TimeControl::learn_increment`].
+    pub learned_increment_ms: i64,
 }
 
 /// How long one search may run.
@@ -61,6 +69,25 @@ impl Budget {
 }
 
 impl TimeControl {
+    /// The increment per move: as sent, else as learned from the clock.
+    pub fn increment(&self) -> i64 {
+        if self.increment_ms > 0 {
+            self.increment_ms
+        } else {
+            self.learned_increment_ms.max(0)
+        }
+    }
+
+    /// Learns the increment from a new `time_left`: `expected` is what the clock would show
+    /// had nothing been added since the last move (the last `time_left` less the time that
+    /// move took, as measured here). The manager measures a little more than we do (its
+    /// reading and writing), so the estimate errs low.
+    pub fn learn_increment(&mut self, expected: i64, left: i64) {
+        if expected < UNLIMITED_MS && left < UNLIMITED_MS {
+            self.learned_increment_ms = left.saturating_sub(expected).max(0);
+        }
+    }
+
     /// True when the match clock does not limit the game.
     pub fn match_unlimited(&self) -> bool {
         match (self.match_ms, self.left_ms) {
@@ -88,8 +115,8 @@ impl TimeControl {
             }
             let usable = (left - MATCH_RESERVE_MS.min(left / 4)).max(1);
             // Saturating throughout: managers may send any 64-bit value.
-            let share =
-                (usable / MATCH_MOVES_TO_GO).saturating_add(self.increment_ms.max(0) / 4 * 3);
+            let share = (usable / MATCH_MOVES_TO_GO)
+                .saturating_add(percent(self.increment(), INCREMENT_SPENT_PCT));
             // A hard limit of a few shares, never more than a third of what is left.
             hard = hard.min(share.saturating_mul(3).min(usable / 3).max(1));
             let soft = share.min(hard);
@@ -133,6 +160,7 @@ mod tests {
             match_ms: matc,
             left_ms: left,
             increment_ms: 0,
+            learned_increment_ms: 0,
         }
     }
 
@@ -159,10 +187,33 @@ mod tests {
     fn match_clock_is_spread() {
         let b = tc(Some(30_000), Some(180_000), Some(180_000)).budget(false);
         assert!(b.hard <= Duration::from_millis(30_000 - TURN_RESERVE_MS as u64));
-        assert!(b.hard >= Duration::from_millis(20_000));
+        assert!(b.hard >= Duration::from_millis(15_000));
         let b = tc(Some(30_000), Some(180_000), Some(3_000)).budget(false);
         assert!(b.hard <= Duration::from_millis(1_000));
         assert!(b.soft <= b.hard);
+    }
+
+    #[test]
+    fn the_increment_is_spent_on_every_move() {
+        // 10 s + 0.1 s a move, 1 s a turn, late in the game: 600 ms left.
+        let mut t = tc(Some(1000), Some(10_000), Some(600));
+        let without = t.budget(false).soft;
+        t.increment_ms = 100;
+        let with = t.budget(false).soft;
+        assert!(
+            with >= without + Duration::from_millis(80),
+            "{without:?} {with:?}"
+        );
+        // Learned from the clock when never sent: the same budget.
+        let mut learned = tc(Some(1000), Some(10_000), Some(600));
+        learned.learn_increment(500, 600);
+        assert_eq!(learned.increment(), 100);
+        assert_eq!(learned.budget(false), t.budget(false));
+        // A clock that only went down teaches nothing; one sent explicitly wins.
+        learned.learn_increment(650, 600);
+        assert_eq!(learned.increment(), 0);
+        t.learn_increment(500, 800);
+        assert_eq!(t.increment(), 100);
     }
 
     #[test]

@@ -33,18 +33,21 @@ fn fuzz_regression_time_budget_huge_values() {
                 match_ms: Some(v),
                 left_ms: Some(v / 2),
                 increment_ms: v,
+                learned_increment_ms: 0,
             },
             TimeControl {
                 turn_ms: None,
                 match_ms: Some(180_000),
                 left_ms: Some(100_000),
                 increment_ms: v,
+                learned_increment_ms: 0,
             },
             TimeControl {
                 turn_ms: Some(5_000),
                 match_ms: Some(v),
                 left_ms: Some(v - 1),
                 increment_ms: 0,
+                learned_increment_ms: v,
             },
         ];
         for tc in cases {

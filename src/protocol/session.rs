@@ -194,6 +194,8 @@ pub struct Session<E: Engine> {
     board: Option<Board>,
     rule: Rule,
     tc: TimeControl,
+    /// The match clock as our last move left it (for learning an increment nobody sent).
+    expected_left: Option<i64>,
     max_memory: i64,
     hash_kb: Option<i64>,
     max_depth: Option<Depth>,
@@ -235,6 +237,7 @@ impl<E: Engine> Session<E> {
             board: None,
             rule: Rule::Freestyle,
             tc: TimeControl::default(),
+            expected_left: None,
             max_memory: 0,
             hash_kb: None,
             max_depth: None,
@@ -412,6 +415,7 @@ impl<E: Engine> Session<E> {
                 if self.size.is_none() {
                     self.out.error("RESTART before START: no board to restart");
                 } else {
+                    self.expected_left = None;
                     if let Some(b) = &mut self.board {
                         b.clear();
                     }
@@ -531,7 +535,13 @@ impl<E: Engine> Session<E> {
                 }
             }
             Info::TimeoutMatch(v) => self.tc.match_ms = Some(v),
-            Info::TimeLeft(v) => self.tc.left_ms = Some(v),
+            Info::TimeLeft(v) => {
+                // What the clock would show now had nothing been added since our last move.
+                if let Some(expected) = self.expected_left.take() {
+                    self.tc.learn_increment(expected, v);
+                }
+                self.tc.left_ms = Some(v);
+            }
             Info::TimeIncrement(v) => self.tc.increment_ms = v.max(0),
             Info::MaxMemory(v) => {
                 self.max_memory = v;
@@ -625,6 +635,7 @@ impl<E: Engine> Session<E> {
         }
         self.size = Some((width as usize, height as usize));
         self.board = None;
+        self.expected_left = None;
         self.out.line("OK");
     }
 
@@ -978,6 +989,7 @@ impl<E: Engine> Session<E> {
             if left < UNLIMITED_MS {
                 let spent = done.start.elapsed().as_millis().min(i64::MAX as u128) as i64;
                 self.tc.left_ms = Some(left.saturating_sub(spent));
+                self.expected_left = self.tc.left_ms;
             }
         }
         let Some(board) = self.board.as_mut() else {
