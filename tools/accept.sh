@@ -56,12 +56,7 @@ match)
     fi
     base_commit=${BASE_COMMIT:-744de27}
     base_dir="$td/accept-base-$base_commit"
-    if [ ! -x "$base_dir/target/release/pbrain-pentad" ]; then
-        rm -rf "$base_dir"
-        mkdir -p "$base_dir"
-        git archive "$base_commit" | tar -x -C "$base_dir"
-        (cd "$base_dir" && CARGO_TARGET_DIR=target cargo build --release -q --bin pbrain-pentad)
-    fi
+    tools/build-commit.sh "$base_commit" "$base_dir"
     threads=${ACCEPT_THREADS:-1}
     concurrency=2
     if [ "$threads" -gt 1 ]; then

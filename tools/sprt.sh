@@ -29,12 +29,7 @@ if [ ! -f "$book" ]; then
 fi
 base=$(git rev-parse --short "${BASE:-HEAD~1}")
 base_dir="$td/sprt-base-$base"
-if [ ! -x "$base_dir/target/release/pbrain-pentad" ]; then
-    rm -rf "$base_dir"
-    mkdir -p "$base_dir"
-    git archive "$base" | tar -x -C "$base_dir"
-    (cd "$base_dir" && CARGO_TARGET_DIR=target cargo build --release -q --bin pbrain-pentad)
-fi
+tools/build-commit.sh "$base" "$base_dir"
 if [ -n "${SPRT_NODES:-}" ]; then
     clock=(--each "nodes=$SPRT_NODES" turn=none match=0)
 else
@@ -42,8 +37,12 @@ else
 fi
 out=${SPRT_OUT:-$td/sprt}
 rm -rf "$out"
-"$runner" --engine name=new "cmd=$engine" \
-    --engine name=base "cmd=$base_dir/target/release/pbrain-pentad" \
+# The engines are copied beside the results, so that a build during the match changes nothing.
+mkdir -p "$out/engines"
+cp "$engine" "$out/engines/new"
+cp "$base_dir/target/release/pbrain-pentad" "$out/engines/base"
+"$runner" --engine name=new "cmd=$out/engines/new" \
+    --engine name=base "cmd=$out/engines/base" \
     "${clock[@]}" --rule "$rule" --size 15 --games "${SPRT_GAMES:-1000}" \
     --concurrency 2 --openings "$book" --openings-order random --symmetry random \
     --seed "${SPRT_SEED:-1}" --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 --out "$out"
