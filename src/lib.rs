@@ -1,7 +1,11 @@
 //! Pentad: a Gomoku engine for the Gomocup (pbrain) protocol.
 //!
-//! The library has no I/O: the protocol front end (`protocol`) turns lines into commands and the
-//! search's results into lines; everything else is the game and the search.
+//! The engine (types, rules, pattern, board, eval, search, tt, time, notation) does no I/O.
+//! Beside it: `gamefile` reads and writes game and puzzle files, and the protocol front end
+//! (`protocol`) turns lines into commands and the search's results into lines, speaking only
+//! through the reader and writer it is given. The subcommands for people are modules of the
+//! binary (`src/cli/`). Imports run one way: protocol → search → eval → board → pattern, rules →
+//! types.
 #![warn(missing_docs)]
 
 pub mod board;
