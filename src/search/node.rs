@@ -23,6 +23,14 @@
 //!    searched again at full depth, then with the full window, when they beat alpha.
 //! 10. A cut-off: the move becomes a killer (when quiet) and gains history.
 //! 11. The result goes into the table.
+//!
+//! Tried and left out (against the commit before, 100 k nodes a move, 15x15 freestyle, shared
+//! balanced openings, SPRT elo0=0 elo1=10 undecided when stopped):
+//! * a reduction of one ply for moves that make or stop a three but no four, from the seventh
+//!   move at depth 3 or more: +6.6 [-22, +36] in 529 games;
+//! * late-move pruning of every move that makes or stops no four past `6 + 3 * depth` moves
+//!   (beside the quiet count): +9.2 [-7, +25] in 1,738 games (+15.6 [-3.5, +34.9] in the first
+//!   1,000, LLR 1.11; +0.5 in the next 738).
 
 use super::worker::{Worker, MAX_PLY};
 use crate::eval::evaluate;
