@@ -8,7 +8,7 @@ WINDOWS_TARGET := x86_64-pc-windows-gnu
 WINDOWS_EXE    := $(TARGET_DIR)/$(WINDOWS_TARGET)/release/pbrain-pentad.exe
 
 .PHONY: build run test unit protocol-test bench release windows lint clean
-.PHONY: fuzz fuzz-long stress memory windows-test tune accept-puzzles accept-match sprt
+.PHONY: fuzz fuzz-long stress memory windows-test tune accept-puzzles accept-match sprt book
 
 build:
 	$(CARGO) build --release --workspace
@@ -61,6 +61,12 @@ stress: build
 # evaluation weights to their results (tools/tune.sh; needs ../shared openings).
 TUNE_GAMES ?= 1000
 TUNE_TURN ?= 40
+# The opening book: Pentad's own searches of the openings (README "Commands"), then the binary
+# that embeds it. About 10 minutes on one core with the default options.
+book: build
+	$(ENGINE) book build --out book/pentad.book
+	$(CARGO) build --release --workspace
+
 tune: build
 	tools/tune.sh $(TUNE_GAMES) $(TUNE_TURN) $(TARGET_DIR)/tune
 

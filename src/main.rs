@@ -1,7 +1,7 @@
 //! `pbrain-pentad`: with no arguments, the Gomocup (pbrain) protocol on stdin/stdout; `bench`
 //! runs the fixed-depth benchmark; `puzzles` measures the solve rate on tactical sets; `analyze`
 //! analyses positions for scripts; `play` is a game against the engine in the terminal; `tune`
-//! fits the evaluation weights to game results.
+//! fits the evaluation weights to game results; `book` builds the opening book.
 
 mod cli;
 
@@ -33,6 +33,7 @@ enum Command {
     Analyze(cli::analyze::Args),
     Play(cli::play::Args),
     Tune(cli::tune::Args),
+    Book(cli::book::Args),
     /// Print the version (as --version)
     #[command(hide = true)]
     Version,
@@ -57,6 +58,7 @@ fn main() -> ExitCode {
         Command::Analyze(a) => ("analyze", 2, cli::analyze::run(a)),
         Command::Play(a) => ("play", 2, cli::play::run(a)),
         Command::Tune(a) => ("pbrain-pentad tune", 1, cli::tune::run(a)),
+        Command::Book(a) => ("book", 1, cli::book::run(a)),
         Command::Version => {
             println!("pbrain-pentad {}", env!("CARGO_PKG_VERSION"));
             ("version", 0, Ok(()))

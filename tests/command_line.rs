@@ -19,7 +19,7 @@ fn text(bytes: &[u8]) -> String {
 
 #[test]
 fn every_subcommand_help_lists_its_options() {
-    let commands: [(&str, &[&str]); 5] = [
+    let commands: [(&str, &[&str]); 6] = [
         (
             "analyze",
             &[
@@ -67,6 +67,7 @@ fn every_subcommand_help_lists_its_options() {
             "tune",
             &["GAMES.jsonl", "--rule", "--skip", "--iterations", "--own"],
         ),
+        ("book", &["build", "info"]),
     ];
     for (command, flags) in commands {
         let out = run(&[command, "--help"]);
@@ -224,4 +225,24 @@ fn no_arguments_speaks_the_protocol_and_nothing_on_stderr() {
     let mv = lines.next().unwrap_or_default();
     let xy: Vec<u32> = mv.split(',').filter_map(|v| v.parse().ok()).collect();
     assert!(xy.len() == 2 && xy.iter().all(|&v| v < 15), "{s}");
+}
+
+#[test]
+fn book_info_describes_the_embedded_book_and_refuses_a_bad_file() {
+    let out = run(&["book", "info"]);
+    assert!(out.status.success());
+    let t = text(&out.stdout);
+    assert!(
+        t.contains("positions: ") && t.contains("built: pbrain-pentad"),
+        "{t}"
+    );
+    let bad = std::env::temp_dir().join(format!("pentad-bad-{}.book", std::process::id()));
+    std::fs::write(&bad, b"PENTADBK\x01\x00junk that is no book at all").unwrap();
+    let out = run(&["book", "info", "--file", bad.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&bad);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = text(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("checksum"), "{err}");
 }

@@ -3,7 +3,7 @@
 #
 #   tools/fuzz.sh [SECONDS] [TARGET...]     each target for SECONDS (default 30)
 #
-# Targets: command_line session session_real board_ops renju notation (all by default). Each run starts from
+# Targets: command_line session session_real board_ops renju notation stored_files (all by default). Each run starts from
 # a scratch copy of the committed seed corpus (fuzz/corpus/<target>), so the repository is not
 # touched; a crash, panic or hang is saved in fuzz/artifacts/<target>/ and makes the script fail.
 # Prints one line per target and a table: executions, seconds, executions per second, findings.
@@ -15,7 +15,7 @@ secs=${1:-30}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(command_line session session_real board_ops renju notation)
+    targets=(command_line session session_real board_ops renju notation stored_files)
 fi
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}
 

@@ -84,6 +84,19 @@ struct Session<'a> {
     messages: usize,
     vars: HashMap<String, (i64, i64)>,
     label: Option<String>,
+    /// `{dir}`: a directory of this scenario's own, made on first use, removed at the end.
+    scratch: std::cell::OnceCell<PathBuf>,
+}
+
+/// A fresh directory for one scenario's files.
+fn make_scratch() -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("protocol-tests-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::create_dir_all(&dir);
+    dir
 }
 
 impl<'a> Session<'a> {
@@ -245,6 +258,10 @@ impl<'a> Session<'a> {
         for p in &t.0 {
             match p {
                 Piece::Bytes(b) => out.extend_from_slice(b),
+                Piece::Var(v) if v == "dir" => {
+                    let dir = self.scratch.get_or_init(make_scratch);
+                    out.extend_from_slice(dir.to_string_lossy().as_bytes());
+                }
                 Piece::Var(v) => {
                     let (x, y) = self.resolve_var(v)?;
                     out.extend_from_slice(format!("{x},{y}").as_bytes());
@@ -692,6 +709,7 @@ pub fn run(sc: &Scenario, opts: &Options) -> Outcome {
         messages: 0,
         vars: HashMap::new(),
         label: None,
+        scratch: std::cell::OnceCell::new(),
     };
     let mut result = s.spawn();
     if result.is_ok() {
@@ -711,6 +729,9 @@ pub fn run(sc: &Scenario, opts: &Options) -> Outcome {
     }
     let finished = s.finish_process();
     let result = result.and(finished).and_then(|_| s.final_checks());
+    if let Some(dir) = s.scratch.get() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
     match result {
         Ok(()) => Outcome::Pass,
         Err(Stop::Fail(m)) => Outcome::Fail(m),

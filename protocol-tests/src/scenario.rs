@@ -289,6 +289,7 @@ fn parse_move(rest: &str) -> Result<Expect, String> {
                 if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
                     || name == "free"
                     || name == "last"
+                    || name == "dir"
                 {
                     return Err(format!("bad variable name '{name}'"));
                 }
@@ -409,7 +410,10 @@ pub fn parse(text: &str, default_name: &str) -> Result<Scenario, String> {
         checks: Checks::default(),
         steps: Vec::new(),
     };
-    let mut vars: HashSet<String> = ["free", "last"].iter().map(|s| s.to_string()).collect();
+    let mut vars: HashSet<String> = ["free", "last", "dir"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     let lines: Vec<&str> = text.lines().collect();
     let mut i = 0;
     while i < lines.len() {

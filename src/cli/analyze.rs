@@ -13,6 +13,7 @@
 
 use anyhow::{anyhow, bail, Context};
 use pentad::board::Board;
+use pentad::book::BookMove;
 use pentad::gamefile::GameRecord;
 use pentad::gamefile::Puzzle;
 use pentad::notation::score_text;
@@ -216,6 +217,8 @@ pub struct Analysis {
     pub threat: Option<Forced>,
     /// The best lines, best first.
     pub lines: Vec<Line>,
+    /// The opening book's moves for the position, best first (shown beside the search's).
+    pub book: Vec<BookMove>,
     /// Nodes of everything.
     pub nodes: u64,
     /// Time taken.
@@ -259,6 +262,7 @@ pub fn analyze(searcher: &mut Searcher, board: &Board, opts: &Options) -> Analys
         win: None,
         threat: None,
         lines: Vec::new(),
+        book: pentad::book::embedded().probe(board),
         nodes: 0,
         time: Duration::ZERO,
     };
@@ -428,6 +432,13 @@ pub fn to_json(a: &Analysis, id: Option<&str>, moves: Option<&str>) -> Json {
         "win": a.win.as_ref().map(forced_json),
         "threat": a.threat.as_ref().map(forced_json),
         "lines": lines,
+        "book": a.book.iter().map(|m| json!({
+            "move": pos_to_str(m.pos),
+            "xy": xy(m.pos),
+            "score": m.score,
+            "eval": score_text(m.score),
+            "depth": m.depth,
+        })).collect::<Vec<Json>>(),
         "nodes": a.nodes,
         "time_ms": a.time.as_millis() as u64,
     })
@@ -477,6 +488,21 @@ pub fn to_text(a: &Analysis, id: Option<&str>) -> String {
             l.depth,
             names(&l.pv).join(" ")
         ));
+    }
+    if !a.book.is_empty() {
+        let moves: Vec<String> = a
+            .book
+            .iter()
+            .map(|m| {
+                format!(
+                    "{} {} (depth {})",
+                    pos_to_str(m.pos),
+                    score_text(m.score),
+                    m.depth
+                )
+            })
+            .collect();
+        s.push_str(&format!("book      {}\n", moves.join(", ")));
     }
     match a.best() {
         Some(p) => s.push_str(&format!(

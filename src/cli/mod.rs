@@ -5,6 +5,7 @@ use pentad::rules::Rule;
 
 pub mod analyze;
 pub mod bench;
+pub mod book;
 pub mod play;
 pub mod puzzles;
 pub mod tune;

@@ -293,8 +293,17 @@ impl Game {
     }
 
     fn search(&mut self) -> Eval {
-        let stop = AtomicBool::new(false);
         let t0 = Instant::now();
+        // The opening comes from the book, as in the protocol.
+        if let Some(m) = pentad::book::book_move(pentad::book::embedded(), &self.board) {
+            return Eval {
+                score: m.score,
+                depth: m.depth,
+                pv: vec![m.pos],
+                time: t0.elapsed(),
+            };
+        }
+        let stop = AtomicBool::new(false);
         let o = self
             .searcher
             .search(&self.board, &self.level.limits(), &stop, &mut |_| {});

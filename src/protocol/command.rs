@@ -98,12 +98,21 @@ pub enum Command {
     YxBlockUndo,
     /// `YXBLOCKRESET`: no square is blocked any more.
     YxBlockReset,
-    /// A Yixin-Board database command (`YXQUERYDATABASEALL` …): a position follows up to `DONE`;
-    /// read and ignored (there is no database).
+    /// A Yixin-Board database command (`YXQUERYDATABASEALL` …): a position follows as `x,y`
+    /// moves up to `DONE` (protocol/database.rs).
     YxDatabase {
         /// The command word, upper case.
         word: String,
+        /// The rest of the line (`YXEDITTVDDATABASE`'s numbers, `YXEDITTEXTDATABASE`'s text …).
+        args: String,
     },
+    /// `YXSETDATABASE <path>`: the database file to use.
+    YxSetDatabase {
+        /// The path, the rest of the line.
+        path: String,
+    },
+    /// `YXSAVEDATABASE`: write the database file now.
+    YxSaveDatabase,
     /// A known command with unusable arguments: one `ERROR` line.
     Malformed {
         /// The command word, upper case.
@@ -343,7 +352,16 @@ pub fn parse_command(line: &str) -> Command {
         "YXBLOCKRESET" => Command::YxBlockReset,
         w if DATABASE_COMMANDS.contains(&w) => Command::YxDatabase {
             word: upper.clone(),
+            args: rest.trim().to_string(),
         },
+        "YXSETDATABASE" if !rest.trim().is_empty() => Command::YxSetDatabase {
+            path: rest.trim().to_string(),
+        },
+        "YXSETDATABASE" => Command::Malformed {
+            command: "YXSETDATABASE",
+            reason: "YXSETDATABASE expects a path".into(),
+        },
+        "YXSAVEDATABASE" => Command::YxSaveDatabase,
         _ => Command::Unknown {
             word: excerpt(word),
         },
@@ -596,7 +614,8 @@ mod tests {
         assert_eq!(
             parse_command("yxquerydatabaseallt"),
             Command::YxDatabase {
-                word: "YXQUERYDATABASEALLT".into()
+                word: "YXQUERYDATABASEALLT".into(),
+                args: String::new(),
             }
         );
         assert!(parse_command("yxblock").opens_block());

@@ -11,6 +11,7 @@
 //! written to stderr.
 
 pub mod command;
+pub mod database;
 pub mod input;
 pub mod output;
 pub mod session;
@@ -20,22 +21,41 @@ pub use command::{parse_command, Command, Info};
 pub use output::Output;
 pub use session::{about_line, Exit, AUTHOR, COUNTRY, NAME};
 
+use crate::book::Book;
 use crate::search::{Engine, Searcher};
 use std::io::{Read, Write};
 use std::sync::mpsc;
 
 /// Runs the protocol on `input`/`output` (stdin/stdout for the engine, buffers or pipes in
-/// tests) until `END`, the end of input, or a broken output, with the real searcher.
+/// tests) until `END`, the end of input, or a broken output, with the real searcher and the
+/// embedded opening book.
 pub fn run<R, W>(input: R, output: W) -> Exit
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
 {
-    run_with(input, output, Searcher::new)
+    run_with_book(input, output, Searcher::new, Some(crate::book::embedded()))
 }
 
-/// [`run`] with any engine; `make_engine(hash_bytes)` is called when the first search needs one.
+/// [`run`] with any engine and no opening book (every move is the engine's);
+/// `make_engine(hash_bytes)` is called when the first search needs one.
 pub fn run_with<R, W, E, F>(input: R, output: W, make_engine: F) -> Exit
+where
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+    E: Engine,
+    F: FnMut(usize) -> E + 'static,
+{
+    run_with_book(input, output, make_engine, None)
+}
+
+/// [`run_with`] with an opening book.
+pub fn run_with_book<R, W, E, F>(
+    input: R,
+    output: W,
+    make_engine: F,
+    book: Option<&'static Book>,
+) -> Exit
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
@@ -48,8 +68,9 @@ where
         log::error!("cannot start the input thread: {e}");
         return Exit::Eof;
     }
-    let mut s = session::Session::new(out, tx, Box::new(make_engine));
+    let mut s = session::Session::new(out, tx, Box::new(make_engine), book);
     let exit = s.run(&rx);
+    s.finish();
     log::debug!("session ended: {exit:?}");
     exit
 }

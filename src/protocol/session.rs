@@ -32,11 +32,15 @@
 //! * `INFO hash_size` KB sets the table size when no `max_memory` was sent (Yixin-Board sends
 //!   none); with both, the smaller limit wins.
 
-use super::command::{excerpt, parse_command, parse_stone_line, Command, Info, StoneLine};
+use super::command::{
+    excerpt, parse_command, parse_int, parse_stone_line, Command, Info, StoneLine,
+};
+use super::database::Db;
 use super::input::Input;
 use super::output::Output;
 use super::tasks::{self, Answer, Gui, Job, Task};
 use crate::board::Board;
+use crate::book::Book;
 use crate::rules::Rule;
 use crate::search::{self, Engine, Limits};
 use crate::time::{TimeControl, UNLIMITED_MS};
@@ -127,6 +131,8 @@ pub struct Done<E> {
     task: Task,
     /// When the command that asked for it arrived.
     start: Instant,
+    /// The score and depth of a move's search, for the database.
+    found: Option<(crate::types::Value, Depth)>,
 }
 
 /// The kind of stone block being read.
@@ -139,8 +145,8 @@ enum BlockKind {
     Block,
     /// `YXBLOCKUNDO`: squares to unblock.
     Unblock,
-    /// A database command's position: read and ignored.
-    Ignored,
+    /// A database command's position (its word and arguments are in the block).
+    Database,
 }
 
 impl BlockKind {
@@ -151,7 +157,7 @@ impl BlockKind {
             BlockKind::Swap2 => "SWAP2BOARD",
             BlockKind::Block => "YXBLOCK",
             BlockKind::Unblock => "YXBLOCKUNDO",
-            BlockKind::Ignored => "YXDATABASE",
+            BlockKind::Database => "YXDATABASE",
         }
     }
 }
@@ -164,6 +170,8 @@ struct Block {
     stones: Vec<(i64, i64, Option<i64>)>,
     /// Rejected lines, with the reason.
     bad: Vec<String>,
+    /// A database command's word and the rest of its line.
+    command: Option<(String, String)>,
 }
 
 /// A line waiting for the running search to end.
@@ -219,6 +227,12 @@ pub struct Session<E: Engine> {
     pondering: bool,
     /// `YXBLOCK` squares, as sent.
     blocked: Vec<(i64, i64)>,
+    /// The opening book, if the session has one.
+    book: Option<&'static Book>,
+    /// The book is used (`INFO usedatabase 0` turns it off).
+    use_book: bool,
+    /// Yixin-Board's database.
+    db: Db,
 }
 
 impl<E: Engine> Session<E> {
@@ -228,6 +242,7 @@ impl<E: Engine> Session<E> {
         out: Output,
         tx: Sender<Event<E>>,
         make_engine: Box<dyn FnMut(usize) -> E>,
+        book: Option<&'static Book>,
     ) -> Session<E> {
         Session {
             out,
@@ -254,7 +269,15 @@ impl<E: Engine> Session<E> {
             show_detail: 0,
             pondering: false,
             blocked: Vec::new(),
+            book,
+            use_book: true,
+            db: Db::default(),
         }
+    }
+
+    /// Saves what must outlive the process (the database), once the session has ended.
+    pub fn finish(&mut self) {
+        self.db.flush(&self.out);
     }
 
     /// Runs until `END`, the end of input, or a broken output.
@@ -419,6 +442,7 @@ impl<E: Engine> Session<E> {
                     if let Some(b) = &mut self.board {
                         b.clear();
                     }
+                    self.db.flush(&self.out);
                     self.out.line("OK");
                 }
             }
@@ -453,7 +477,14 @@ impl<E: Engine> Session<E> {
             Command::YxBlock => self.open_block(BlockKind::Block, at),
             Command::YxBlockUndo => self.open_block(BlockKind::Unblock, at),
             Command::YxBlockReset => self.blocked.clear(),
-            Command::YxDatabase { .. } => self.open_block(BlockKind::Ignored, at),
+            Command::YxDatabase { word, args } => {
+                self.open_block(BlockKind::Database, at);
+                if let Some(b) = &mut self.block {
+                    b.command = Some((word, args));
+                }
+            }
+            Command::YxSetDatabase { path } => self.db.set_path(&path, &self.out),
+            Command::YxSaveDatabase => self.db.save_command(&self.out),
             Command::YxShowHashUsage => {
                 let permille = self.engine.as_ref().map_or(0, |e| e.hash_usage_permille());
                 self.out.message(&format!(
@@ -511,8 +542,9 @@ impl<E: Engine> Session<E> {
     }
 
     fn end(&mut self) -> Exit {
-        self.out.close();
         self.stop_search();
+        self.db.flush(&self.out);
+        self.out.close();
         Exit::End
     }
 
@@ -575,10 +607,22 @@ impl<E: Engine> Session<E> {
                 }
                 log::debug!("rule {:?}", self.rule);
             }
+            Info::Folder(f) => self.db.set_folder(&f),
+            Info::Extension {
+                key: "usedatabase",
+                value,
+            } => {
+                let on = parse_int(&value).unwrap_or(0);
+                self.use_book = on != 0;
+                self.db.set_enabled(on == 1, &self.out);
+            }
+            Info::Extension {
+                key: "database_readonly",
+                value,
+            } => self.db.set_readonly(parse_int(&value).unwrap_or(0) == 1),
+            Info::Extension { .. } => {}
             Info::GameType(_)
             | Info::Evaluate { .. }
-            | Info::Folder(_)
-            | Info::Extension { .. }
             | Info::UnknownKey { .. }
             | Info::BadValue { .. } => {}
         }
@@ -636,6 +680,8 @@ impl<E: Engine> Session<E> {
         self.size = Some((width as usize, height as usize));
         self.board = None;
         self.expected_left = None;
+        // A new game: what the last one taught the database goes to disk.
+        self.db.flush(&self.out);
         self.out.line("OK");
     }
 
@@ -744,6 +790,7 @@ impl<E: Engine> Session<E> {
             start: at,
             stones: Vec::new(),
             bad: Vec::new(),
+            command: None,
         });
     }
 
@@ -771,7 +818,18 @@ impl<E: Engine> Session<E> {
 
     fn finish_block(&mut self, block: Block) {
         match block.kind {
-            BlockKind::Ignored => return,
+            BlockKind::Database => {
+                let Some((word, args)) = block.command else {
+                    return;
+                };
+                if !self.ensure_board() {
+                    return self.no_board(&word);
+                }
+                let board = self.board.as_ref().expect("just made");
+                let moves: Vec<(i64, i64)> = block.stones.iter().map(|&(x, y, _)| (x, y)).collect();
+                self.db.command(&word, &args, board, &moves, &self.out);
+                return;
+            }
             BlockKind::Block | BlockKind::Unblock => {
                 for &(x, y, _) in &block.stones {
                     let known = self.blocked.contains(&(x, y));
@@ -899,6 +957,7 @@ impl<E: Engine> Session<E> {
                 .collect(),
         };
         let gui = Gui::from_show_detail(self.show_detail);
+        let book = self.book.filter(|_| self.use_book);
         log::debug!("search {task:?} {limits:?}");
         let engine = match self.engine.take() {
             Some(e) => e,
@@ -928,14 +987,17 @@ impl<E: Engine> Session<E> {
                     stop: &flag,
                     out: &out,
                     gui,
+                    book,
+                    found: None,
                 };
-                tasks::run(task, &mut job)
+                let answer = tasks::run(task, &mut job);
+                (answer, job.found)
             }));
-            let (engine, answer) = match result {
-                Ok(a) => (Some(engine), Some(a)),
+            let (engine, answer, found) = match result {
+                Ok((a, found)) => (Some(engine), Some(a), found),
                 Err(_) => {
                     log::error!("the search panicked");
-                    (None, None)
+                    (None, None, None)
                 }
             };
             let done = Done {
@@ -943,6 +1005,7 @@ impl<E: Engine> Session<E> {
                 answer,
                 task,
                 start: limits.start,
+                found,
             };
             let _ = tx.send(Event::Done(Box::new(done)));
         };
@@ -958,6 +1021,7 @@ impl<E: Engine> Session<E> {
                 answer: None,
                 task,
                 start: at,
+                found: None,
             };
             let _ = self.tx.send(Event::Done(Box::new(done)));
         }
@@ -991,6 +1055,11 @@ impl<E: Engine> Session<E> {
                 self.tc.left_ms = Some(left.saturating_sub(spent));
                 self.expected_left = self.tc.left_ms;
             }
+        }
+        if let (Some(board), Some((value, depth)), true) =
+            (&self.board, done.found, done.task == Task::Move)
+        {
+            self.db.record_search(board, value, depth, &self.out);
         }
         let Some(board) = self.board.as_mut() else {
             return;

@@ -12,10 +12,11 @@
 
 use super::output::Output;
 use crate::board::Board;
+use crate::book::{book_move, classic_openings, Book, BookMove};
 use crate::notation::{pos_line, score_text, xy_line};
 use crate::search::multipv::{multipv, score_lines, Line, Scored, MAX_NBEST};
 use crate::search::{legal_moves, Engine, Info, Limits, Outcome};
-use crate::types::{is_decisive, Color, Pos, Value, MAX_SIDE, PAD, STRIDE};
+use crate::types::{is_decisive, Color, Depth, Pos, Value, MAX_SIDE, PAD, STRIDE};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -102,13 +103,32 @@ pub struct Job<'a, E: Engine> {
     pub out: &'a Output,
     /// GUI extras.
     pub gui: Gui,
+    /// The opening book, when it is used.
+    pub book: Option<&'a Book>,
+    /// The score and depth of the answer's search (a move's), for the database.
+    pub found: Option<(Value, Depth)>,
 }
 
 /// Runs a task to its answer.
 pub fn run<E: Engine>(task: Task, job: &mut Job<'_, E>) -> Answer {
     match task {
-        Task::Move => Answer::Move(single(job).best),
+        Task::Move => {
+            if let Some(m) = from_book(job) {
+                return Answer::Move(m.pos);
+            }
+            let o = single(job);
+            job.found = (o.depth > 0).then_some((o.score, o.depth));
+            Answer::Move(o.best)
+        }
         Task::Swap2 => {
+            if let Some(m) = from_book(job) {
+                // White to move: take black when white stands worse.
+                return if m.score < 0 {
+                    Answer::Swap
+                } else {
+                    Answer::Move(m.pos)
+                };
+            }
             let o = single(job);
             // White to move: take black when white stands worse.
             if o.score < 0 {
@@ -503,46 +523,53 @@ pub fn fallback_moves(board: &Board, n: usize) -> Answer {
 // ------------------------------------------------------------------------------------------
 // Swap2
 
-/// The 26 classic three-stone openings around the centre (black centre, white next to it
-/// orthogonally or diagonally, black within two of the centre), one of each symmetric pair.
-pub fn swap2_candidates(board: &Board) -> Vec<Vec<Pos>> {
-    let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
-    let at = |dx: i64, dy: i64| board.pos(cx + dx, cy + dy);
-    let mut out = Vec::new();
-    // Direct: white above the centre; mirror x -> -x keeps both stones.
-    for dy in -2..=2 {
-        for dx in 0..=2 {
-            if (dx, dy) == (0, 0) || (dx, dy) == (0, -1) {
-                continue;
-            }
-            if let (Some(a), Some(b), Some(c)) = (at(0, 0), at(0, -1), at(dx, dy)) {
-                out.push(vec![a, b, c]);
-            }
+/// The most balanced classic opening by the book's scores (its score for black), when the book
+/// has them all.
+fn book_swap2_opening(book: &Book, board: &Board) -> Option<(Vec<Pos>, Value)> {
+    let mut best: Option<(Vec<Pos>, Value)> = None;
+    for line in classic_openings(board) {
+        let mut b = board.clone();
+        for &p in &line {
+            b.play(p);
+        }
+        // White to move: the book's best move scores the opening for white.
+        let score = -book.probe(&b).first()?.score;
+        if best.as_ref().is_none_or(|(_, v)| score.abs() < v.abs()) {
+            best = Some((line, score));
         }
     }
-    // Indirect: white up-right; the reflection (x, y) -> (-y, -x) keeps both stones.
-    for dy in -2..=2i64 {
-        for dx in -2..=2i64 {
-            if (dx, dy) == (0, 0) || (dx, dy) == (1, -1) {
-                continue;
-            }
-            let (mx, my) = (-dy, -dx);
-            if (mx, my) < (dx, dy) {
-                continue;
-            }
-            if let (Some(a), Some(b), Some(c)) = (at(0, 0), at(1, -1), at(dx, dy)) {
-                out.push(vec![a, b, c]);
-            }
-        }
+    best
+}
+
+/// The book's move for the task's position when it is in the book, sound and not blocked.
+fn from_book<E: Engine>(job: &mut Job<'_, E>) -> Option<BookMove> {
+    let m = book_move(job.book?, job.board)?;
+    if job.exclude.contains(&m.pos) {
+        return None;
     }
-    out
+    job.out.message(&format!(
+        "book move {} score {} depth {}",
+        m.pos,
+        score_text(m.score),
+        m.depth
+    ));
+    job.found = Some((m.score, m.depth));
+    Some(m)
 }
 
 fn swap2_opening<E: Engine>(job: &mut Job<'_, E>) -> Answer {
     let (out, board) = (job.out, job.board);
-    let lines = swap2_candidates(board);
+    let lines = classic_openings(board);
     if lines.is_empty() || board.stone_count() != 0 {
         return fallback_moves(board, 3);
+    }
+    if let Some((line, score)) = job.book.and_then(|book| book_swap2_opening(book, board)) {
+        out.message(&format!(
+            "swap2 opening {} scores {} for black (book)",
+            pos_line(&line),
+            score_text(score)
+        ));
+        return Answer::Moves(line);
     }
     let first = lines[0].clone();
     let all = score_lines(
@@ -577,21 +604,6 @@ mod tests {
     use super::*;
     use crate::rules::Rule;
     use crate::types::win_in;
-
-    #[test]
-    fn swap2_candidates_are_the_26_openings() {
-        let b = Board::square(15, Rule::Standard).unwrap();
-        let c = swap2_candidates(&b);
-        assert_eq!(c.len(), 26);
-        for l in &c {
-            assert_eq!(l.len(), 3);
-            assert!(l[0] != l[2] && l[1] != l[2]);
-            for p in l {
-                let (dx, dy) = (p.x() as i64 - 7, p.y() as i64 - 7);
-                assert!(dx.abs() <= 2 && dy.abs() <= 2);
-            }
-        }
-    }
 
     #[test]
     fn winrate_is_a_sigmoid_of_the_score() {

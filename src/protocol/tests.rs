@@ -1216,8 +1216,10 @@ fn protocol_yxshowinfo_messages_and_silent_unknown_commands() {
 
 #[test]
 fn protocol_gui_lines_only_when_asked() {
+    // The book off: the opening would be answered from it, without a search.
     let base = [
         "START 15",
+        "INFO usedatabase 0",
         "INFO max_depth 3",
         "INFO timeout_turn 5000",
         "TURN 7,7",

@@ -21,7 +21,9 @@
 //! * [`renju`]: `Grid::is_renju_foul` on arbitrary positions: no panic, the same verdict in all
 //!   eight symmetries, and `Board::may_be_foul` never filters out a foul;
 //! * [`notation`]: `parse_pos_moves`, `parse_offset_moves`, `parse_diagram` never panic and
-//!   round-trip what they accept.
+//!   round-trip what they accept;
+//! * [`stored_files`]: the opening book and database readers on foreign, truncated, damaged and
+//!   whole files: no panic, and what reads writes back to the same bytes.
 #![allow(dead_code)]
 
 use pentad::board::Board;
@@ -1704,6 +1706,110 @@ pub fn notation(data: &[u8]) {
             s2.sort();
             assert_eq!(s1, s2, "{s:?}");
             assert_eq!(again.walls.len(), d.walls.len());
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Stored files: the opening book and the Yixin-Board database
+
+/// A small database of a few records with texts, as a file.
+fn sample_database() -> Vec<u8> {
+    use pentad::database::{Database, Mask, Record, LABEL_WIN};
+    let mut db = Database::default();
+    let mut b = Board::square(15, Rule::Freestyle).unwrap();
+    for (x, y) in [(7, 7), (8, 8), (6, 8)] {
+        b.play(b.pos(x, y).unwrap());
+        let r = Record {
+            label: LABEL_WIN,
+            value: -29_990 + x as i32,
+            depth: 9,
+            bound: 3,
+            comment: format!("after {x},{y}"),
+            ..Record::default()
+        };
+        db.edit(&b, &r, Mask(15));
+        db.set_board_text(&b, b.pos(1, 1).unwrap(), "t");
+    }
+    db.to_bytes()
+}
+
+/// `Book::parse` and `Database::parse` on arbitrary bytes, or on a real file (the embedded book,
+/// a sample database) cut, spliced or with bytes changed: never a panic; what reads writes back
+/// to the same bytes, and reads again the same; a book that reads answers probes of positions
+/// on every board size without a panic, its moves on empty squares.
+pub fn stored_files(data: &[u8]) {
+    use pentad::book::{Book, EMBEDDED};
+    use pentad::database::Database;
+    let mut src = Src::new(data);
+    let kind = src.below(2);
+    let base: Vec<u8> = if kind == 0 {
+        EMBEDDED.to_vec()
+    } else {
+        sample_database()
+    };
+    let bytes: Vec<u8> = match src.below(4) {
+        // Raw bytes (a foreign file), sometimes behind the right magic word.
+        0 => {
+            let mut v = if src.chance(128) {
+                base[..10.min(base.len())].to_vec()
+            } else {
+                Vec::new()
+            };
+            while !src.done() {
+                v.push(src.byte());
+            }
+            v
+        }
+        // Truncated.
+        1 => base[..src.below(base.len() + 1)].to_vec(),
+        // Bytes changed.
+        2 => {
+            let mut v = base.clone();
+            for _ in 0..1 + src.below(8) {
+                let i = src.below(v.len());
+                v[i] ^= 1 | src.byte();
+            }
+            v
+        }
+        // Whole: must read.
+        _ => base.clone(),
+    };
+    if kind == 0 {
+        match Book::parse(&bytes) {
+            Ok(book) => {
+                assert_eq!(book.to_bytes(), bytes, "a book writes back as read");
+                assert_eq!(Book::parse(&book.to_bytes()).as_ref(), Ok(&book));
+                let size = MIN_SIDE + src.below(MAX_SIDE - MIN_SIDE + 1);
+                let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju][src.below(3)];
+                let mut b = Board::square(size, rule).unwrap();
+                for _ in 0..src.below(8) {
+                    let p = b
+                        .pos(src.below(size) as i64, src.below(size) as i64)
+                        .unwrap();
+                    if b.is_empty(p) {
+                        b.play(p);
+                    }
+                    for m in book.probe(&b) {
+                        assert!(b.is_empty(m.pos));
+                    }
+                }
+            }
+            Err(e) => assert!(bytes != base, "the whole book reads: {e}"),
+        }
+    } else {
+        match Database::parse(&bytes) {
+            Ok(db) => {
+                assert_eq!(db.to_bytes(), bytes, "a database writes back as read");
+                assert_eq!(Database::parse(&db.to_bytes()).as_ref(), Ok(&db));
+                let mut b = Board::square(15, Rule::Freestyle).unwrap();
+                for (x, y) in [(7, 7), (8, 8)] {
+                    b.play(b.pos(x, y).unwrap());
+                    let _ = db.children(&b);
+                    let _ = db.board_texts(&b);
+                }
+            }
+            Err(e) => assert!(bytes != base, "the whole database reads: {e}"),
         }
     }
 }
