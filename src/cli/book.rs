@@ -2,8 +2,9 @@
 //! `make book`) and describes a book file (`book info`). The format and its use are the
 //! library's (`pentad::book`).
 //!
-//! The build, per section (rule and board size): the empty board and the 26 classic
-//! three-stone openings are the roots; each position with fewer than `--stones` stones is
+//! The build, per section (rule and board size): the empty board, the five answers to the
+//! centre within two squares (one of each symmetric set) and the 26 classic three-stone
+//! openings are the roots; each position with fewer than `--stones` stones is
 //! searched with `--moves` lines (multi-PV) under a node limit on one thread, its lines are
 //! stored, and the positions after the lines within `--margin` of the best are searched in
 //! turn, breadth first. Positions are merged over symmetries, so each is searched once. The
@@ -65,7 +66,7 @@ struct BuildArgs {
     #[arg(long, default_value_t = 60)]
     margin: i32,
     /// Node limit of each position's search
-    #[arg(long, default_value_t = 800_000)]
+    #[arg(long, default_value_t = 600_000)]
     nodes: u64,
     /// Only these sections (RULE:SIZE, e.g. freestyle:15; repeatable); default all four
     #[arg(long = "only", value_parser = parse_section)]
@@ -163,6 +164,18 @@ fn build_section(book: &mut Book, rule: Rule, size: usize, a: &BuildArgs) -> any
     let empty = Board::square(size, rule).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut queue: VecDeque<Board> = VecDeque::new();
     queue.push_back(empty.clone());
+    // Every answer to the centre within two squares (one of each symmetric set), whether the
+    // search likes it or not: a game may start with any of them.
+    let (cx, cy) = (size as i64 / 2, size as i64 / 2);
+    for (dx, dy) in [(1, 0), (1, 1), (2, 0), (2, 1), (2, 2)] {
+        let mut b = empty.clone();
+        for (x, y) in [(cx, cy), (cx + dx, cy + dy)] {
+            if let Some(p) = b.pos(x, y) {
+                b.play(p);
+            }
+        }
+        queue.push_back(b);
+    }
     for line in classic_openings(&empty) {
         let mut b = empty.clone();
         for p in line {
