@@ -99,12 +99,7 @@ impl Book {
         let mut entries = BTreeMap::new();
         let mut last: Option<u64> = None;
         for _ in 0..count {
-            let at = r.position();
-            let key = r.u64()?;
-            if last.is_some_and(|l| l >= key) {
-                return Err(FormatError::Invalid(at, "position order"));
-            }
-            last = Some(key);
+            let key = r.key_after(&mut last, "position order")?;
             let at = r.position();
             let n = r.u8()? as usize;
             if n == 0 || n > MAX_BOOK_MOVES {
@@ -352,12 +347,7 @@ mod tests {
         let (book, b) = sample_book();
         let (w, h) = (b.width(), b.height());
         for sym in Symmetry::all(w, h) {
-            let mut image = Board::square(9, Rule::Freestyle).unwrap();
-            for &(p, color) in b.history() {
-                let (x, y) = sym.apply(p.x(), p.y(), w, h);
-                image.put(image.pos(x as i64, y as i64).unwrap(), color);
-            }
-            image.set_side_to_move(b.side_to_move());
+            let image = crate::symmetry::image(&b, sym);
             let got: Vec<(usize, usize)> = book
                 .probe(&image)
                 .iter()

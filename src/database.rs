@@ -266,12 +266,7 @@ impl Database {
         let mut records = BTreeMap::new();
         let mut last: Option<u64> = None;
         for _ in 0..count {
-            let at = r.position();
-            let key = r.u64()?;
-            if last.is_some_and(|l| l >= key) {
-                return Err(FormatError::Invalid(at, "record order"));
-            }
-            last = Some(key);
+            let key = r.key_after(&mut last, "record order")?;
             let label = r.u8()? as i8;
             let value = r.i32()?;
             let depth = r.i16()?;

@@ -173,6 +173,21 @@ impl<'a> Reader<'a> {
     pub fn i32(&mut self) -> Result<i32, FormatError> {
         Ok(i32::from_le_bytes(self.take(4)?.try_into().expect("4")))
     }
+    /// A key of a list kept in increasing key order: refused unless above `last` (then it
+    /// becomes `last`); `what` names the list in the error.
+    pub fn key_after(
+        &mut self,
+        last: &mut Option<u64>,
+        what: &'static str,
+    ) -> Result<u64, FormatError> {
+        let at = self.at;
+        let key = self.u64()?;
+        if last.is_some_and(|l| l >= key) {
+            return Err(FormatError::Invalid(at, what));
+        }
+        *last = Some(key);
+        Ok(key)
+    }
     /// A string written by [`Writer::text`].
     pub fn text(&mut self) -> Result<String, FormatError> {
         let at = self.at;

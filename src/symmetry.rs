@@ -84,6 +84,19 @@ impl Canonical {
     }
 }
 
+/// The image of `board` under `sym`: the same stones moved, the same side to move (tests).
+#[cfg(test)]
+pub(crate) fn image(board: &Board, sym: Symmetry) -> Board {
+    let (w, h) = (board.width(), board.height());
+    let mut image = Board::new(w, h, board.rule()).expect("same size");
+    for &(p, color) in board.history() {
+        let (x, y) = sym.apply(p.x(), p.y(), w, h);
+        image.put(image.pos(x as i64, y as i64).expect("on the board"), color);
+    }
+    image.set_side_to_move(board.side_to_move());
+    image
+}
+
 /// A fixed, well-mixed 64-bit value for a number (splitmix64).
 fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -156,12 +169,7 @@ mod tests {
         let (w, h) = (b.width(), b.height());
         let mut keys = Vec::new();
         for sym in Symmetry::all(w, h) {
-            let mut image = Board::square(7, Rule::Freestyle).unwrap();
-            for &(p, color) in b.history() {
-                let (x, y) = sym.apply(p.x(), p.y(), w, h);
-                image.put(image.pos(x as i64, y as i64).unwrap(), color);
-            }
-            image.set_side_to_move(b.side_to_move());
+            let image = image(&b, sym);
             let ci = canonical(&image);
             assert_eq!(ci.key, c.key, "{sym:?}");
             // The same stone lands on the same canonical square from every image.

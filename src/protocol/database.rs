@@ -29,8 +29,6 @@ use std::time::{Duration, Instant};
 pub const FILE_NAME: &str = "pentad.db";
 /// A search's record is saved at most this often (edits at once).
 pub const SEARCH_SAVE_INTERVAL: Duration = Duration::from_secs(10);
-/// Score units per "pawn" of the win rate shown on the board (as `INFO WINRATE`).
-const WINRATE_SCALE: f64 = 250.0;
 
 /// The database commands that come with a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -413,7 +411,8 @@ pub fn display_label(r: &Record) -> String {
             }
         }
     } else if r.label == LABEL_NONE && r.bound == BOUND_EXACT {
-        let rate = 1.0 / (1.0 + (-(-r.value) as f64 / WINRATE_SCALE).exp());
+        // The mover's win rate, on the curve of `INFO WINRATE`.
+        let rate = super::tasks::winrate(-r.value);
         s = format!("{}%", ((rate * 100.0) as i64).clamp(0, 99));
     }
     s
