@@ -8,7 +8,7 @@ WINDOWS_TARGET := x86_64-pc-windows-gnu
 WINDOWS_EXE    := $(TARGET_DIR)/$(WINDOWS_TARGET)/release/pbrain-pentad.exe
 
 .PHONY: build run test unit protocol-test bench release windows lint clean
-.PHONY: fuzz fuzz-long stress memory windows-test tune accept-puzzles accept-match sprt book
+.PHONY: fuzz fuzz-long stress memory windows-test train accept-puzzles accept-match sprt book
 
 build:
 	$(CARGO) build --release --workspace
@@ -57,18 +57,18 @@ STRESS_CONCURRENCY ?= 2
 stress: build
 	python3 tools/stress.py --games $(STRESS_GAMES) --concurrency $(STRESS_CONCURRENCY) --target-dir $(TARGET_DIR)
 
-# Texel tuning: TUNE_GAMES self-play games at TUNE_TURN ms a move, then the fit of the
-# evaluation weights to their results (tools/tune.sh; needs ../shared openings).
-TUNE_GAMES ?= 1000
-TUNE_TURN ?= 40
 # The opening book: Pentad's own searches of the openings (README "Commands"), then the binary
 # that embeds it. With the default options: 1,950 positions, 46,948 bytes, 15 minutes on one core.
 book: build
 	$(ENGINE) book build --out book/pentad.book
 	$(CARGO) build --release --workspace
 
-tune: build
-	tools/tune.sh $(TUNE_GAMES) $(TUNE_TURN) $(TARGET_DIR)/tune
+# Training of the evaluation tables (tools/train.sh; needs ../shared openings): TRAIN_ROUNDS
+# rounds (default 2) of node-limited self-play for each rule family and a fit of its tables,
+# then the engine rebuilt with them. TRAIN_GAMES (default 30000) or TRAIN_MINUTES (default 30)
+# per family and round, whichever ends first; data in target/train.
+train: build
+	tools/train.sh $(TARGET_DIR)/train $(SHARED)
 
 # The strength issue's acceptance figures (tools/accept.sh; skipped without ../shared): the
 # tactical set's solve rates against the targets (about 30 minutes, timed: an idle machine),

@@ -1,13 +1,15 @@
 //! The board: stones, Zobrist key, and the incrementally maintained line shapes of every square.
 //!
 //! `play`/`undo` keep, for each empty square and colour, the pattern on each of the four lines,
-//! the threat class those make together, a shape value, and per-colour counts of every threat
-//! class (so "can the opponent make five?" is one lookup). Debug builds check all of it against a
+//! their combination, the threat class it makes, the evaluation's totals of the combinations'
+//! values (`crate::eval`), and per-colour counts of every threat class (so "can the opponent
+//! make five?" is one lookup). Debug builds check all of it against a
 //! recomputation after every change.
 
-use crate::eval::weights::{PATTERN_VALUE, THREAT_BONUS};
+use crate::eval::{self, unpack, EvalTables, TABLE_SCALE};
 use crate::pattern::{
-    code, slot, PairTable, Pattern, Shape, ShapeTables, Threat, COMPACT_SPACE, KEY_SPACE,
+    code, slot, PairTable, Pattern, Shape, ShapeTables, Threat, COMBO, COMBOS, COMBO_KEYS,
+    COMBO_WEIGHT, COMPACT_SPACE, KEY_SPACE,
 };
 use crate::rules::{Grid, Rule};
 use crate::types::{Cell, Color, Pos, AREA, DIRS, MAX_SIDE, MIN_SIDE, STRIDE};
@@ -62,8 +64,8 @@ struct SquareState {
     /// Black's and white's shapes per direction, packed as in `ShapeTables`, so one load or
     /// store serves both colours.
     shapes: [u16; 4],
-    /// Per colour (black's in bits 0-11, white's in bits 12-23), how many of the four lines fall
-    /// in each class of pattern, as the index of the threat table (see `CLASS_WEIGHT`).
+    /// Per colour (black's in bits 0-15, white's in bits 16-31), the combination key of the four
+    /// lines' patterns (`crate::pattern::COMBO_WEIGHT`).
     classes: u32,
     /// Threat class per colour (kept for empty squares).
     threat: [u8; 2],
@@ -80,6 +82,7 @@ pub struct Board {
     grid: Grid,
     rule: Rule,
     tables: &'static ShapeTables,
+    eval: &'static EvalTables,
     sq: Box<[SquareState; AREA]>,
     /// Per square, the stones within two squares (Chebyshev distance), for candidate moves.
     /// Eight bytes longer than the squares, so that a row of five is one `u64` (see
@@ -88,7 +91,9 @@ pub struct Board {
     counts: [[u16; Threat::COUNT]; 2],
     /// The empty squares of each threat class from `Threat::Flex3` up, per colour, as bit sets.
     sets: Box<ThreatSets>,
-    totals: [i32; 2],
+    /// Per colour, the `own` and `opp` values of its empty squares' combinations, summed
+    /// packed (`eval::pack`).
+    totals: [u64; 2],
     hash: u64,
     side: Color,
     history: Vec<(Pos, Color)>,
@@ -142,6 +147,7 @@ impl Board {
             grid: Grid::new(width, height),
             rule,
             tables: tables(rule),
+            eval: eval::tables(rule),
             sq: Box::new([SquareState::default(); AREA]),
             near: Box::new([0; AREA + 8]),
             counts: [[0; Threat::COUNT]; 2],
@@ -189,6 +195,7 @@ impl Board {
         if rule != self.rule {
             self.rule = rule;
             self.tables = tables(rule);
+            self.eval = eval::tables(rule);
             self.rebuild();
         }
     }
@@ -260,15 +267,31 @@ impl Board {
     pub fn threat(&self, color: Color, p: Pos) -> Threat {
         THREATS[self.sq[p.idx()].threat[color.idx()] as usize]
     }
-    /// Shape value of the empty square `p` for `color`.
+    /// Shape value of the empty square `p` for `color`, for move ordering: the evaluation's
+    /// `opp` value of its combination, in points.
     #[inline]
     pub fn value(&self, color: Color, p: Pos) -> i32 {
-        self.square_values(p)[color.idx()]
+        unpack(self.square_values(p)[color.idx()])[1] / TABLE_SCALE
     }
-    /// Sum of the shape values of all empty squares for `color`.
+    /// The combination (index into `crate::pattern::COMBO`) of the empty square `p` for `color`.
     #[inline]
-    pub fn total_value(&self, color: Color) -> i32 {
-        self.totals[color.idx()]
+    pub fn combo(&self, color: Color, p: Pos) -> usize {
+        COMBO.of_key[lane(self.sq[p.idx()].classes, color.idx())] as usize
+    }
+    /// The `own` and `opp` totals of `color`'s empty squares (`crate::eval`), in table units.
+    #[inline]
+    pub fn totals(&self, color: Color) -> [i32; 2] {
+        unpack(self.totals[color.idx()])
+    }
+    /// The evaluation tables of the board's rule.
+    #[inline]
+    pub fn eval_tables(&self) -> &'static EvalTables {
+        self.eval
+    }
+    /// How many empty squares give `color` each threat class.
+    #[inline]
+    pub fn counts(&self, color: Color) -> &[u16; Threat::COUNT] {
+        &self.counts[color.idx()]
     }
     /// How many empty squares give `color` this threat.
     #[inline]
@@ -489,17 +512,14 @@ impl Board {
     fn refresh_square(&mut self, q: Pos) {
         let s = &mut self.sq[q.idx()];
         s.shapes = self.tables.pairs(s.keys);
-        s.classes = (entry_sum(s.shapes) >> CLASS_PART) as u32;
+        s.classes = entry_sum(s.shapes);
     }
 
-    /// Shape values of the empty square `q` for black and white: its lines' pattern values and
-    /// its threats' bonuses.
+    /// The packed evaluation values of the empty square `q` for black and white.
     #[inline]
-    fn square_values(&self, q: Pos) -> [i32; 2] {
-        let s = &self.sq[q.idx()];
-        let sum = entry_sum(s.shapes);
-        let lines = [sum, sum >> VALUE_LANE].map(|v| (v & ((1 << VALUE_LANE) - 1)) as i32);
-        [0, 1].map(|c| lines[c] + THREAT_BONUS[s.threat[c] as usize])
+    fn square_values(&self, q: Pos) -> [u64; 2] {
+        let classes = self.sq[q.idx()].classes;
+        [0, 1].map(|c| self.eval.value(c, lane(classes, c)))
     }
 
     /// Removes the empty square `q`'s threat and value from the totals.
@@ -509,7 +529,7 @@ impl Board {
         let values = self.square_values(q);
         for c in 0..2 {
             self.counts[c][threats[c] as usize] -= 1;
-            self.totals[c] -= values[c];
+            self.totals[c] = self.totals[c].wrapping_sub(values[c]);
             Self::mark(&mut self.sets, c, threats[c], q, false);
         }
     }
@@ -557,7 +577,7 @@ impl Board {
         let values = self.square_values(q);
         for c in 0..2 {
             self.counts[c][threats[c] as usize] += 1;
-            self.totals[c] += values[c];
+            self.totals[c] = self.totals[c].wrapping_add(values[c]);
             Self::mark(&mut self.sets, c, threats[c], q, true);
         }
     }
@@ -611,7 +631,7 @@ impl Board {
             fresh.rebuild();
             assert_eq!(fresh.hash, self.hash, "hash drifted");
             assert_eq!(fresh.counts, self.counts, "threat counts drifted");
-            assert_eq!(fresh.totals, self.totals, "shape totals drifted");
+            assert_eq!(fresh.totals, self.totals, "evaluation totals drifted");
             for q in self.grid.squares() {
                 let (a, b) = (&fresh.sq[q.idx()], &self.sq[q.idx()]);
                 assert_eq!(a.keys, b.keys, "line keys drifted at {q:?}");
@@ -645,12 +665,13 @@ struct LineUpdate<'a, const N: usize, const SHIFT: u32, const REACH: isize, cons
     sq: &'a mut [SquareState; AREA],
     counts: &'a mut [[u16; Threat::COUNT]; 2],
     sets: &'a mut ThreatSets,
-    totals: &'a mut [i32; 2],
+    totals: &'a mut [u64; 2],
+    eval: &'static EvalTables,
     table: &'a [u16; N],
     p: Pos,
     code: u32,
-    /// The sum of the `PAIR_ENTRIES` differences of the empty squares.
-    delta: u64,
+    /// Per colour, the packed value changes of the empty squares.
+    delta: [u64; 2],
 }
 
 impl<'a, const N: usize, const SHIFT: u32, const REACH: isize, const PLACE: bool>
@@ -663,10 +684,11 @@ impl<'a, const N: usize, const SHIFT: u32, const REACH: isize, const PLACE: bool
             counts: &mut board.counts,
             sets: &mut board.sets,
             totals: &mut board.totals,
+            eval: board.eval,
             table,
             p,
             code,
-            delta: 0,
+            delta: [0; 2],
         }
     }
 
@@ -676,9 +698,9 @@ impl<'a, const N: usize, const SHIFT: u32, const REACH: isize, const PLACE: bool
         self.line::<1>();
         self.line::<2>();
         self.line::<3>();
-        let [black, white] = value_changes(self.delta);
-        self.totals[0] += black;
-        self.totals[1] += white;
+        for c in 0..2 {
+            self.totals[c] = self.totals[c].wrapping_add(self.delta[c]);
+        }
     }
 
     /// The ten squares within five steps of `p` on line `D`.
@@ -699,7 +721,7 @@ impl<'a, const N: usize, const SHIFT: u32, const REACH: isize, const PLACE: bool
     }
 
     /// The square `K` steps before `p` on line `D` (so `p` is `K` steps after it): its key, and
-    /// within reach its shapes, line classes and threats. Occupied squares are refreshed too
+    /// within reach its shapes, combination keys and threats. Occupied squares are refreshed too
     /// (their state is not used until they are emptied, which recomputes it): that costs less
     /// than the mispredicted branches of skipping them. Only empty ones count in the value
     /// change and the threats. (`around` is `p`'s key on line `D`.)
@@ -723,35 +745,32 @@ impl<'a, const N: usize, const SHIFT: u32, const REACH: isize, const PLACE: bool
         let old = std::mem::replace(&mut s.shapes[D], new);
         let change =
             PAIR_ENTRIES[new as usize & 0xFF].wrapping_sub(PAIR_ENTRIES[old as usize & 0xFF]);
-        let classes = s.classes.wrapping_add(entry_classes(change)) & CLASSES_MASK;
+        let before = s.classes;
+        let classes = before.wrapping_add(change);
         s.classes = classes;
         let threats =
             THREAT_OF[lane(classes, 0)] as u16 | (THREAT_OF[lane(classes, 1)] as u16) << 8;
-        self.delta = self
-            .delta
-            .wrapping_add(change & (empty as u64).wrapping_neg());
+        // Branch-free: whether the square is empty or its key moved is unpredictable.
+        let counted = (empty as u64).wrapping_neg();
+        for c in 0..2 {
+            let v = self.eval.value(c, lane(classes, c));
+            let was = self.eval.value(c, lane(before, c));
+            self.delta[c] = self.delta[c].wrapping_add(v.wrapping_sub(was) & counted);
+        }
         if (threats != u16::from_le_bytes(s.threat)) & empty {
-            change_threats(
-                self.sq,
-                self.counts,
-                self.sets,
-                self.totals,
-                q,
-                threats.to_le_bytes(),
-            );
+            change_threats(self.sq, self.counts, self.sets, q, threats.to_le_bytes());
         }
     }
 }
 
 /// The empty square `q`'s threat classes became `threats` (black's, white's): updates them and
-/// the counts, sets and value totals.
+/// the counts and sets.
 #[cold]
 #[inline(never)]
 fn change_threats(
     sq: &mut [SquareState; AREA],
     counts: &mut [[u16; Threat::COUNT]; 2],
     sets: &mut ThreatSets,
-    totals: &mut [i32; 2],
     q: Pos,
     threats: [u8; 2],
 ) {
@@ -762,111 +781,55 @@ fn change_threats(
             s.threat[c] = t;
             counts[c][old as usize] -= 1;
             counts[c][t as usize] += 1;
-            totals[c] += THREAT_BONUS[t as usize] - THREAT_BONUS[old as usize];
             Board::mark(sets, c, old, q, false);
             Board::mark(sets, c, t, q, true);
         }
     }
 }
 
-/// The class of each pattern for the threat it makes together with the other lines, as its
-/// weight in a mixed-radix count of the four lines (base 5: up to four lines in each class):
-/// dead, low (ones, twos, blocked threes), open three, four, open four, five.
-const CLASS_WEIGHT: [u32; 10] = [0, 1, 1, 1, 1, 1, 5, 25, 125, 625];
-
-/// Entries of the threat table: a power of two above the 5^5 class counts, so that a masked
-/// index needs no bounds check.
-const THREAT_TABLE_SIZE: usize = 1 << 12;
-
-/// The threat class for every count of the four lines' classes (index: the sum of their
-/// `CLASS_WEIGHT`s). 4 KiB: it stays in the L1 cache.
-static THREAT_OF: [u8; THREAT_TABLE_SIZE] = {
-    let mut table = [0u8; THREAT_TABLE_SIZE];
-    let mut i = 0;
-    while i < 3125 {
-        let (low, f3, b4, f4, five) = (i % 5, i / 5 % 5, i / 25 % 5, i / 125 % 5, i / 625);
-        if low + f3 + b4 + f4 + five <= 4 {
-            let t = Threat::of_counts(five, f4, b4, f3, low);
-            table[i] = t as u8;
-        }
-        i += 1;
+/// The threat class of every combination key (`crate::pattern::COMBO`; keys that are no
+/// combination have none). 16 KiB, of which a game touches a few lines.
+static THREAT_OF: [u8; COMBO_KEYS] = {
+    let mut table = [0u8; COMBO_KEYS];
+    let mut n = 0;
+    while n < COMBOS {
+        table[COMBO.key[n] as usize] = Threat::of_patterns(COMBO.patterns[n]) as u8;
+        n += 1;
     }
     table
 };
 
-/// Bits of one colour's lane in a `PAIR_ENTRIES` entry's value part (a square's `classes` uses
-/// 12-bit lanes: 3125 class counts).
-const VALUE_LANE: u32 = 20;
-/// Where the class part of a `PAIR_ENTRIES` entry starts.
-const CLASS_PART: u32 = 2 * VALUE_LANE;
-/// The bits of a square's `classes`.
-const CLASSES_MASK: u32 = (1 << 24) - 1;
-
-/// For a packed shape pair's patterns (its low byte: black's pattern, then white's), in one
-/// word: both colours' `PATTERN_VALUE`s (black's in bits 0-19, white's in bits 20-39) and their
-/// `CLASS_WEIGHT`s (black's in bits 40-51, white's in bits 52-63). The difference of the new and
-/// the old pair's entries (wrapping) is, as an exact integer, the sum of each lane's change
-/// times its place: the class part of a square's `classes` moves by `entry_classes` of it, and
-/// the differences summed over one move decode into each colour's value change
-/// (`value_changes`). Every such sum stays well inside its lane.
-static PAIR_ENTRIES: [u64; 256] = {
-    let mut table = [0u64; 256];
+/// For a packed shape pair's patterns (its low byte: black's pattern, then white's), both
+/// colours' `COMBO_WEIGHT`s: black's in bits 0-15, white's in bits 16-31. The sum over a
+/// square's four lines is its `classes` (each lane stays below 2^14, so none carries into the
+/// next), and a line's change moves it by the difference of the new and the old entry
+/// (wrapping: the result is the exact packed sum).
+static PAIR_ENTRIES: [u32; 256] = {
+    let mut table = [0u32; 256];
     let mut i = 0;
     while i < 256 {
         let (b, w) = (i & 15, i >> 4);
         if b < 10 && w < 10 {
-            table[i] = PATTERN_VALUE[b] as u64
-                | (PATTERN_VALUE[w] as u64) << VALUE_LANE
-                | (CLASS_WEIGHT[b] as u64) << CLASS_PART
-                | (CLASS_WEIGHT[w] as u64) << (CLASS_PART + 12);
+            table[i] = COMBO_WEIGHT[b] | COMBO_WEIGHT[w] << 16;
         }
         i += 1;
     }
     table
 };
 
-/// The change of a square's `classes` (to add, wrapping, and mask) in the difference of two
-/// `PAIR_ENTRIES` entries. The value part of a difference is above -2^39, so a bias of 2^39
-/// keeps it from borrowing from the class part.
+/// The sum of the `PAIR_ENTRIES` of a square's four shape pairs: both colours' combination keys.
 #[inline]
-fn entry_classes(change: u64) -> u32 {
-    (change.wrapping_add(1 << (CLASS_PART - 1)) >> CLASS_PART) as u32
-}
-
-/// Black's and white's value changes in a sum of differences of `PAIR_ENTRIES` entries.
-#[inline]
-fn value_changes(sum: u64) -> [i32; 2] {
-    // The value part as a signed 40-bit number, then its signed 20-bit low lane.
-    let values = ((sum << (64 - CLASS_PART)) as i64) >> (64 - CLASS_PART);
-    let black = (values << (64 - VALUE_LANE)) >> (64 - VALUE_LANE);
-    let white = (values - black) >> VALUE_LANE;
-    [black as i32, white as i32]
-}
-
-// Forty lines change in one move: their value changes must fit a signed 20-bit lane.
-const _: () = {
-    let mut i = 0;
-    while i < PATTERN_VALUE.len() {
-        assert!(0 <= PATTERN_VALUE[i] && PATTERN_VALUE[i] < 10_000);
-        i += 1;
-    }
-    assert!(40 * 10_000 < 1 << (VALUE_LANE - 1));
-};
-
-/// The sum of the `PAIR_ENTRIES` of a square's four shape pairs: both colours' pattern values
-/// and line classes (no lane overflows: four lines).
-#[inline]
-fn entry_sum(shapes: [u16; 4]) -> u64 {
+fn entry_sum(shapes: [u16; 4]) -> u32 {
     shapes
         .iter()
         .map(|&pair| PAIR_ENTRIES[pair as usize & 0xFF])
         .sum()
 }
 
-/// Colour `c`'s threat table index (0 black, 1 white) from a square's packed `classes`.
+/// Colour `c`'s combination key (0 black, 1 white) from a square's packed `classes`.
 #[inline]
 fn lane(classes: u32, c: usize) -> usize {
-    (classes >> (12 * c)) as usize & (THREAT_TABLE_SIZE - 1)
+    (classes >> (16 * c)) as usize & (COMBO_KEYS - 1)
 }
 
 const THREATS: [Threat; Threat::COUNT] = [
@@ -884,16 +847,39 @@ const THREATS: [Threat; Threat::COUNT] = [
 mod tests {
     use super::*;
 
-    /// The class counts and their threat table give every combination of four patterns the
-    /// threat `Threat::classify` gives it and the value the pattern values and bonus add up to.
+    /// Every ordered choice of four patterns: the packed entries sum to its combination's key
+    /// for each colour, the key names that combination, and its threat is the one the counts
+    /// of fives, fours and threes give (counted here directly).
     #[test]
-    fn threat_table_matches_classify() {
+    fn combination_keys_name_the_four_patterns() {
         for i in 0..10_000usize {
             let digits = [i / 1000, i / 100 % 10, i / 10 % 10, i % 10];
             let pats = digits.map(|d| Pattern::ALL[d]);
-            let t = Threat::classify(pats);
-            let index: u32 = digits.iter().map(|&d| CLASS_WEIGHT[d]).sum();
-            assert_eq!(THREAT_OF[index as usize], t as u8, "{pats:?}");
+            // Black's pattern in the low nibble, white's (here the weakest but one) above.
+            let shapes = pats.map(|p| p as u16 | (Pattern::Flex1 as u16) << 4);
+            let classes = entry_sum(shapes);
+            let key = lane(classes, 0);
+            assert_eq!(
+                lane(classes, 1),
+                4 * COMBO_WEIGHT[Pattern::Flex1 as usize] as usize
+            );
+            let combo = COMBO.of_key[key] as usize;
+            let mut sorted = pats;
+            sorted.sort();
+            assert_eq!(COMBO.patterns[combo], sorted, "{pats:?}");
+            let n = |x: Pattern| pats.iter().filter(|&&q| q == x).count();
+            let low = pats
+                .iter()
+                .filter(|&&q| q > Pattern::Dead && q < Pattern::Flex3)
+                .count();
+            let t = Threat::of_counts(
+                n(Pattern::Five),
+                n(Pattern::Flex4),
+                n(Pattern::Block4),
+                n(Pattern::Flex3),
+                low,
+            );
+            assert_eq!(THREAT_OF[key], t as u8, "{pats:?}");
         }
     }
 

@@ -103,23 +103,100 @@ impl Threat {
             Threat::None
         }
     }
+}
 
-    /// The threat four line patterns make together, counted directly (the test oracle of the
-    /// `THREAT_OF` indexing).
-    #[cfg(test)]
-    pub(crate) fn classify(p: [Pattern; 4]) -> Threat {
-        let n = |x: Pattern| p.iter().filter(|&&q| q == x).count();
-        let low = p
-            .iter()
-            .filter(|&&q| q > Pattern::Dead && q < Pattern::Flex3)
-            .count();
-        Threat::of_counts(
-            n(Pattern::Five),
-            n(Pattern::Flex4),
-            n(Pattern::Block4),
-            n(Pattern::Flex3),
-            low,
-        )
+/// The combination of the four line patterns through an empty square, for one colour: the
+/// unordered multiset of four `Pattern`s, 715 of them. A square's combination is kept as a *key*,
+/// the sum of its four lines' [`COMBO_WEIGHT`]s, so that a change of one line moves the key by
+/// the difference of two weights (the board adds it in place). The weights are chosen so that
+/// every multiset of four has its own sum (a greedy B4 sequence): the key identifies the
+/// combination.
+pub const COMBO_WEIGHT: [u32; 10] = [0, 1, 5, 21, 55, 153, 368, 856, 1424, 2603];
+/// Bits of a combination key (the largest is 4 × 2603 = 10,412).
+pub const COMBO_KEY_BITS: u32 = 14;
+/// Number of possible keys (a power of two, so a masked key needs no bounds check).
+pub const COMBO_KEYS: usize = 1 << COMBO_KEY_BITS;
+/// Number of combinations: multisets of four out of ten patterns, C(13, 4).
+pub const COMBOS: usize = 715;
+
+/// The combinations in a fixed order (each as its patterns, weakest first, ordered
+/// lexicographically), and the combination of every key (`u16::MAX` for a key that is none).
+pub struct ComboTables {
+    /// Each combination's patterns, weakest first.
+    pub patterns: [[Pattern; 4]; COMBOS],
+    /// The combination of each key (`u16::MAX`: none).
+    pub of_key: [u16; COMBO_KEYS],
+    /// Each combination's key.
+    pub key: [u16; COMBOS],
+}
+
+/// See [`ComboTables`].
+pub static COMBO: ComboTables = {
+    let mut patterns = [[Pattern::Dead; 4]; COMBOS];
+    let mut of_key = [u16::MAX; COMBO_KEYS];
+    let mut key = [0u16; COMBOS];
+    let mut n = 0;
+    let mut a = 0;
+    while a < 10 {
+        let mut b = a;
+        while b < 10 {
+            let mut c = b;
+            while c < 10 {
+                let mut d = c;
+                while d < 10 {
+                    patterns[n] = [
+                        Pattern::ALL[a],
+                        Pattern::ALL[b],
+                        Pattern::ALL[c],
+                        Pattern::ALL[d],
+                    ];
+                    let k = COMBO_WEIGHT[a] + COMBO_WEIGHT[b] + COMBO_WEIGHT[c] + COMBO_WEIGHT[d];
+                    // Two combinations with one key would fail the build here.
+                    assert!(of_key[k as usize] == u16::MAX);
+                    of_key[k as usize] = n as u16;
+                    key[n] = k as u16;
+                    n += 1;
+                    d += 1;
+                }
+                c += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    assert!(n == COMBOS);
+    ComboTables {
+        patterns,
+        of_key,
+        key,
+    }
+};
+
+/// The key of four line patterns (in any order).
+pub const fn combo_key(p: [Pattern; 4]) -> usize {
+    (COMBO_WEIGHT[p[0] as usize]
+        + COMBO_WEIGHT[p[1] as usize]
+        + COMBO_WEIGHT[p[2] as usize]
+        + COMBO_WEIGHT[p[3] as usize]) as usize
+}
+
+impl Threat {
+    /// The threat a combination of four line patterns makes.
+    pub const fn of_patterns(p: [Pattern; 4]) -> Threat {
+        let (mut five, mut f4, mut b4, mut f3, mut low) = (0, 0, 0, 0, 0);
+        let mut i = 0;
+        while i < 4 {
+            match p[i] {
+                Pattern::Five => five += 1,
+                Pattern::Flex4 => f4 += 1,
+                Pattern::Block4 => b4 += 1,
+                Pattern::Flex3 => f3 += 1,
+                Pattern::Dead => {}
+                _ => low += 1,
+            }
+            i += 1;
+        }
+        Threat::of_counts(five, f4, b4, f3, low)
     }
 }
 

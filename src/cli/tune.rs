@@ -1,55 +1,175 @@
-//! `pbrain-pentad tune`: a Texel (logistic) fit of the evaluation weights to the results of
-//! games played with the tournament runner.
+//! `pbrain-pentad tune`: fits one rule family's evaluation tables (`pentad::eval`) to games
+//! played with the tournament runner, by logistic regression.
 //!
-//! The evaluation is linear in its weights (see `pentad::eval`): each position reduces to one
-//! feature per weight (own count × 5/4 − opponent's count), and the fit is a least-squares fit
-//! of `sigmoid(eval / K)` to the game results (1 win, ½ draw, 0 loss, from the side to move's
-//! view), with K first fitted to the current weights so that
-//! the new ones keep the evaluation's scale. Positions where either side can already make five,
-//! or the side to move has an open four or a four-three, are left out: the search decides those.
-//! Every tenth game is held out, and the fit reports the error on it before and after.
+//! Each position reduces to counts of combinations and one threat entry (`eval::features`);
+//! the evaluation is linear in the table entries, and the fit minimises the cross-entropy of
+//! `sigmoid(eval / K)` against a label that blends the game's result (1 win, ½ draw, 0 loss,
+//! for the side to move) with the engine's searched score of the move it played there
+//! (`sigmoid(score / K)`; the score is the last `MESSAGE depth … score S` the runner recorded).
+//! K is fitted to the starting tables first, so the new ones keep the evaluation's scale, and
+//! an L2 penalty holds every entry near its start (entries the data rarely sees keep their
+//! value). Positions where either side can make five, or the side to move has an open four or a
+//! four-three, are left out: the search decides those. Every tenth game is held out; the
+//! command reports the error there before and after.
 //!
 //! ```text
-//! pbrain-pentad tune GAMES.jsonl... [--rule N] [--skip PLIES] [--iterations N] [--own W]
+//! pbrain-pentad tune GAMES.jsonl... --rule N [--out FILE] [--base FILE] [--epochs N] …
 //! ```
 //!
-//! It prints the fitted weights as the Rust lines of `src/eval/weights.rs` that declare them.
-//! The features, the weights and the formula are the evaluation's own (`pentad::eval`).
+//! It writes the weights file (`eval/pentad.weights` is the embedded one) with the family
+//! replaced and a line on how it was fitted added to the file's description.
 
 use anyhow::{bail, Context};
 use pentad::board::Board;
-use pentad::eval::{features, is_frozen, linear, weight_vector, FEATURES as N, OWN_SCALE as OWN};
+use pentad::eval::weights::{ColourTables, FamilyWeights, THREAT_ENTRIES};
+use pentad::eval::{features, Family, Features, Weights, TABLE_SCALE};
+use pentad::pattern::COMBOS;
 use pentad::rules::Rule;
-use pentad::types::{Color, Pos};
+use pentad::types::{Color, Pos, WIN_BOUND};
 
-/// A position reduced to its features and result.
+/// Parameters of one colour's tables: `own`, then `opp`, then the threat table.
+const PER_COLOUR: usize = 2 * COMBOS + THREAT_ENTRIES;
+
+/// A position reduced to its features and label.
+#[derive(Clone, Debug)]
 struct Sample {
-    features: [f64; N],
+    f: Features,
     /// Result for the side to move: 1 win, 0.5 draw, 0 loss.
-    result: f64,
+    result: f32,
+    /// The searched score of the move played from here, for the side to move.
+    score: Option<f32>,
 }
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Mean squared error of the predictions at scale `k`.
-fn error(samples: &[Sample], w: &[f64; N], k: f64) -> f64 {
-    let s: f64 = samples
-        .iter()
-        .map(|s| (s.result - sigmoid(linear(w, &s.features) / k)).powi(2))
-        .sum();
-    s / samples.len().max(1) as f64
+/// A family's tables as one parameter vector (per table colour, `PER_COLOUR` entries).
+#[derive(Clone, Debug, PartialEq)]
+struct Params {
+    family: Family,
+    w: Vec<f64>,
 }
 
-/// The K that minimizes the error of the current weights (golden-section search on log K).
-fn fit_k(samples: &[Sample], w: &[f64; N]) -> f64 {
+impl Params {
+    fn colours(family: Family) -> usize {
+        if family.by_colour() {
+            2
+        } else {
+            1
+        }
+    }
+
+    fn from_weights(family: Family, fw: &FamilyWeights) -> Params {
+        let mut w = Vec::new();
+        for c in 0..Params::colours(family) {
+            let t = &fw.colour[c];
+            w.extend(
+                t.own
+                    .iter()
+                    .chain(&t.opp)
+                    .chain(&fw.threat[c])
+                    .map(|&v| v as f64),
+            );
+        }
+        Params { family, w }
+    }
+
+    fn to_weights(&self) -> FamilyWeights {
+        let round = |s: &[f64]| -> Vec<i16> {
+            s.iter()
+                .map(|v| v.round().clamp(i16::MIN as f64, i16::MAX as f64) as i16)
+                .collect()
+        };
+        let colour = |c: usize| {
+            let c = c.min(Params::colours(self.family) - 1);
+            let base = c * PER_COLOUR;
+            (
+                ColourTables {
+                    own: round(&self.w[base..base + COMBOS]),
+                    opp: round(&self.w[base + COMBOS..base + 2 * COMBOS]),
+                },
+                round(&self.w[base + 2 * COMBOS..base + PER_COLOUR]),
+            )
+        };
+        let (b, w) = (colour(0), colour(1));
+        FamilyWeights {
+            colour: [b.0, w.0],
+            threat: [b.1, w.1],
+        }
+    }
+
+    /// Where a colour's tables start.
+    fn base(&self, c: Color) -> usize {
+        if self.family.by_colour() {
+            c.idx() * PER_COLOUR
+        } else {
+            0
+        }
+    }
+
+    /// The evaluation of a sample's position, in points.
+    fn eval(&self, f: &Features) -> f64 {
+        let (me, opp) = (self.base(f.me), self.base(f.me.opp()) + COMBOS);
+        let own: f64 = f
+            .own
+            .iter()
+            .map(|&(k, n)| self.w[me + k as usize] * n as f64)
+            .sum();
+        let theirs: f64 = f
+            .opp
+            .iter()
+            .map(|&(k, n)| self.w[opp + k as usize] * n as f64)
+            .sum();
+        (own - theirs) / TABLE_SCALE as f64 + self.w[me + 2 * COMBOS + f.threat as usize]
+    }
+
+    /// Adds `g` × the gradient of `eval(f)` to `grad`.
+    fn add_gradient(&self, f: &Features, g: f64, grad: &mut [f64]) {
+        let (me, opp) = (self.base(f.me), self.base(f.me.opp()) + COMBOS);
+        let s = g / TABLE_SCALE as f64;
+        for &(k, n) in &f.own {
+            grad[me + k as usize] += s * n as f64;
+        }
+        for &(k, n) in &f.opp {
+            grad[opp + k as usize] -= s * n as f64;
+        }
+        grad[me + 2 * COMBOS + f.threat as usize] += g;
+    }
+}
+
+/// The label of a sample: the result blended with the searched score's win probability
+/// (`blend` of the result).
+fn label(s: &Sample, k: f64, blend: f64) -> f64 {
+    match s.score {
+        Some(v) => blend * s.result as f64 + (1.0 - blend) * sigmoid(v as f64 / k),
+        None => s.result as f64,
+    }
+}
+
+/// Mean cross-entropy and mean squared error of the predictions at scale `k` against the
+/// labels.
+fn error(samples: &[Sample], p: &Params, k: f64, blend: f64) -> (f64, f64) {
+    let (mut ce, mut se) = (0.0, 0.0);
+    for s in samples {
+        let q = sigmoid(p.eval(&s.f) / k).clamp(1e-9, 1.0 - 1e-9);
+        let y = label(s, k, blend);
+        ce -= y * q.ln() + (1.0 - y) * (1.0 - q).ln();
+        se += (y - q).powi(2);
+    }
+    let n = samples.len().max(1) as f64;
+    (ce / n, se / n)
+}
+
+/// The K that best predicts the results with the tables `p` (golden-section search on log K).
+fn fit_k(samples: &[Sample], p: &Params) -> f64 {
     let (mut lo, mut hi) = (1.0f64.ln(), 100_000.0f64.ln());
     let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..60 {
+    let err = |k: f64| error(samples, p, k, 1.0).0;
+    for _ in 0..50 {
         let a = hi - g * (hi - lo);
         let b = lo + g * (hi - lo);
-        if error(samples, w, a.exp()) < error(samples, w, b.exp()) {
+        if err(a.exp()) < err(b.exp()) {
             hi = b;
         } else {
             lo = a;
@@ -58,44 +178,79 @@ fn fit_k(samples: &[Sample], w: &[f64; N]) -> f64 {
     ((lo + hi) / 2.0).exp()
 }
 
-/// Adam on the mean squared error, weights kept non-negative.
-fn fit_weights(samples: &[Sample], start: &[f64; N], k: f64, iterations: usize) -> [f64; N] {
-    let mut w = *start;
-    let (mut m, mut v) = ([0.0; N], [0.0; N]);
-    let (b1, b2, eps) = (0.9, 0.999, 1e-12);
-    // Steps in weight units: the weights run from about 1 to 1000.
-    let rate = 0.5;
-    for t in 1..=iterations {
-        let mut grad = [0.0; N];
-        for s in samples {
-            let p = sigmoid(linear(&w, &s.features) / k);
-            // d/dw (r - p)^2 = -2 (r - p) p (1 - p) f / k
-            let g = -2.0 * (s.result - p) * p * (1.0 - p) / k;
-            for (gi, f) in grad.iter_mut().zip(&s.features) {
-                *gi += g * f;
-            }
-        }
-        for i in 0..N {
-            if is_frozen(i) {
-                continue;
-            }
-            let gi = grad[i] / samples.len() as f64;
-            m[i] = b1 * m[i] + (1.0 - b1) * gi;
-            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
-            let mh = m[i] / (1.0 - b1.powi(t as i32));
-            let vh = v[i] / (1.0 - b2.powi(t as i32));
-            w[i] = (w[i] - rate * mh / (vh.sqrt() + eps)).max(0.0);
-        }
-    }
-    w
+/// How the fit runs.
+#[derive(Clone, Copy, Debug)]
+struct FitOptions {
+    k: f64,
+    blend: f64,
+    epochs: usize,
+    /// Adam's step, in table units.
+    rate: f64,
+    /// L2 penalty per entry on its distance from the start, per position.
+    l2: f64,
 }
 
-/// Reads the games of a runner's `games.jsonl` into samples, split into (fit, held out).
+/// Adam on the mean cross-entropy plus the L2 penalty, full batch, on two threads.
+fn fit(samples: &[Sample], start: &Params, o: FitOptions, progress: &dyn Fn(usize)) -> Params {
+    let mut p = start.clone();
+    let n = p.w.len();
+    let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
+    let (b1, b2, eps) = (0.9, 0.999, 1e-12);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |t| t.get())
+        .min(8);
+    let chunk = samples.len().div_ceil(threads).max(1);
+    for t in 1..=o.epochs {
+        let mut grad = std::thread::scope(|scope| {
+            let handles: Vec<_> = samples
+                .chunks(chunk)
+                .map(|part| {
+                    let p = &p;
+                    scope.spawn(move || {
+                        let mut g = vec![0.0; n];
+                        for s in part {
+                            let q = sigmoid(p.eval(&s.f) / o.k);
+                            // d/d eval of the cross-entropy: (q - y) / K.
+                            p.add_gradient(&s.f, (q - label(s, o.k, o.blend)) / o.k, &mut g);
+                        }
+                        g
+                    })
+                })
+                .collect();
+            let mut total = vec![0.0; n];
+            for h in handles {
+                // A worker only adds numbers: it cannot panic.
+                for (a, b) in total.iter_mut().zip(h.join().unwrap_or_default()) {
+                    *a += b;
+                }
+            }
+            total
+        });
+        let count = samples.len().max(1) as f64;
+        // The rate decays to a tenth over the epochs.
+        let rate = o.rate * (1.0 - 0.9 * (t - 1) as f64 / o.epochs.max(1) as f64);
+        for i in 0..n {
+            grad[i] = grad[i] / count + 2.0 * o.l2 * (p.w[i] - start.w[i]);
+            m[i] = b1 * m[i] + (1.0 - b1) * grad[i];
+            v[i] = b2 * v[i] + (1.0 - b2) * grad[i] * grad[i];
+            let mh = m[i] / (1.0 - b1.powi(t as i32));
+            let vh = v[i] / (1.0 - b2.powi(t as i32));
+            // An entry no position has touched yet keeps its value.
+            if vh > 0.0 {
+                p.w[i] -= rate * mh / (vh.sqrt() + eps);
+            }
+        }
+        progress(t);
+    }
+    p
+}
+
+/// Reads the games of runners' `games.jsonl` files into samples of one family, split into
+/// (fit, held out), and counts the games used.
 fn load(
     paths: &[String],
-    rule: Option<Rule>,
+    family: Family,
     skip: usize,
-    own: f64,
 ) -> anyhow::Result<(Vec<Sample>, Vec<Sample>, usize)> {
     let (mut fit, mut held) = (Vec::new(), Vec::new());
     let mut games = 0;
@@ -107,7 +262,7 @@ fn load(
             }
             let g: serde_json::Value = serde_json::from_str(line)
                 .with_context(|| format!("{path}:{}: not a game record", n + 1))?;
-            let Some(samples) = game_samples(&g, rule, skip, own)
+            let Some(samples) = game_samples(&g, family, skip)
                 .with_context(|| format!("{path}:{}: bad game record", n + 1))?
             else {
                 continue;
@@ -123,19 +278,32 @@ fn load(
     Ok((fit, held, games))
 }
 
-/// The samples of one game record, or None for a game not ended by the rules or of another rule.
+/// The score in the last `depth … score S …` message of a move, clamped below mate scores.
+fn searched_score(messages: &serde_json::Value) -> Option<f32> {
+    messages.as_array()?.iter().rev().find_map(|m| {
+        let m = m.as_str()?;
+        let mut words = m.split_whitespace();
+        if words.next() != Some("depth") {
+            return None;
+        }
+        let v: i32 = words.skip_while(|&w| w != "score").nth(1)?.parse().ok()?;
+        Some(v.clamp(-WIN_BOUND, WIN_BOUND) as f32)
+    })
+}
+
+/// The samples of one game record, or None for a game not ended by the rules or of another
+/// family.
 fn game_samples(
     g: &serde_json::Value,
-    rule: Option<Rule>,
+    family: Family,
     skip: usize,
-    own: f64,
 ) -> anyhow::Result<Option<Vec<Sample>>> {
     let reason = g["reason"].as_str().unwrap_or("");
     if !matches!(reason, "five" | "draw" | "draw-limit") {
         return Ok(None);
     }
     let game_rule = Rule::from_info(g["rule"].as_i64().context("no rule")?);
-    if rule.is_some_and(|r| r != game_rule) {
+    if Family::of(game_rule) != family {
         return Ok(None);
     }
     let winner = match g["winner"].as_str() {
@@ -151,14 +319,18 @@ fn game_samples(
     let mut b = Board::new(w, h, game_rule).map_err(|e| anyhow::anyhow!("{}", e.0))?;
     let mut moves = Vec::new();
     for m in g["opening"].as_array().into_iter().flatten() {
-        moves.push((m[0].as_u64(), m[1].as_u64()));
+        moves.push((m[0].as_u64(), m[1].as_u64(), None));
     }
     let opening = moves.len();
     for m in g["moves"].as_array().into_iter().flatten() {
-        moves.push((m["x"].as_u64(), m["y"].as_u64()));
+        moves.push((
+            m["x"].as_u64(),
+            m["y"].as_u64(),
+            searched_score(&m["messages"]),
+        ));
     }
     let mut out = Vec::new();
-    for (ply, &(x, y)) in moves.iter().enumerate() {
+    for (ply, &(x, y, score)) in moves.iter().enumerate() {
         let (Some(x), Some(y)) = (x, y) else {
             bail!("a move without coordinates");
         };
@@ -167,14 +339,13 @@ fn game_samples(
             bail!("move {ply} ({x},{y}) is not on an empty square");
         }
         if ply >= opening.saturating_add(skip) {
-            if let Some(features) = features(&b, own) {
-                let me = b.side_to_move();
+            if let Some(f) = features(&b) {
                 let result = match winner {
                     None => 0.5,
-                    Some(c) if c == me => 1.0,
+                    Some(c) if c == f.me => 1.0,
                     Some(_) => 0.0,
                 };
-                out.push(Sample { features, result });
+                out.push(Sample { f, result, score });
             }
         }
         b.play(Pos::new(x, y));
@@ -182,33 +353,50 @@ fn game_samples(
     Ok(Some(out))
 }
 
-/// `tune GAMES.jsonl... [--rule N] [--skip PLIES] [--iterations N] [--own W]`.
+/// `tune GAMES.jsonl... --rule N [options]`.
 #[derive(clap::Args, Debug, Clone)]
 #[command(
-    about = "Texel fit of the evaluation weights to game results",
-    after_help = "Texel fit of the evaluation weights (PATTERN_VALUE, THREAT_BONUS in \
-                  src/eval/weights.rs) to the results of games recorded by pentad-tournament. Prints \
-                  the error before and after (every tenth game held out) and the fitted \
-                  declarations.",
+    about = "Fit one rule family's evaluation tables to game records (logistic regression)",
+    after_help = "Fits the evaluation tables of the rule's family (freestyle; standard, also used \
+                  by caro; renju) to the positions of games recorded by pentad-tournament, \
+                  labelled by the result blended with the searched score of the move played. \
+                  Prints the error before and after on every tenth game (held out) and writes \
+                  the weights file with the family replaced. tools/train.sh (make train) plays \
+                  the games and runs this for every family.",
     args_override_self = true
 )]
 pub struct Args {
     /// Game records of pentad-tournament, JSON lines
     #[arg(value_name = "GAMES.jsonl", required = true)]
     pub games: Vec<String>,
-    /// Only the games of this rule, as an INFO rule number (0 freestyle, 1 standard, 4 renju,
-    /// 8 caro, 9 caro9)
+    /// The rule whose family is fitted, as an INFO rule number (0 freestyle, 1 standard,
+    /// 4 renju, 8 caro, 9 caro9); the games of every rule of the family are used
     #[arg(long, value_name = "N", value_parser = rule_number, allow_negative_numbers = true)]
-    pub rule: Option<Rule>,
+    pub rule: Rule,
+    /// The weights to start from (default: the embedded ones); their other families are kept
+    #[arg(long, value_name = "FILE")]
+    pub base: Option<String>,
+    /// Where to write the weights file (default: only report the errors)
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
     /// Leave out the positions of the first PLIES moves after each game's opening
     #[arg(long, value_name = "PLIES", default_value_t = 0)]
     pub skip: usize,
-    /// Iterations of the fit
-    #[arg(long, value_name = "N", default_value_t = 400)]
-    pub iterations: usize,
-    /// Own shape weight against the opponent's (the evaluation's is 5/4), to compare the errors
-    #[arg(long, value_name = "W", default_value_t = OWN, allow_negative_numbers = true)]
-    pub own: f64,
+    /// Passes over the data
+    #[arg(long, value_name = "N", default_value_t = 300)]
+    pub epochs: usize,
+    /// Share of the game result in the label (the rest is the searched score)
+    #[arg(long, value_name = "X", default_value_t = 0.5)]
+    pub blend: f64,
+    /// Adam's first step size, in table units (quarter points)
+    #[arg(long, value_name = "X", default_value_t = 8.0)]
+    pub rate: f64,
+    /// L2 penalty on each entry's distance from its start
+    #[arg(long, value_name = "X", default_value_t = 1e-9)]
+    pub l2: f64,
+    /// A line on how the data was made, for the file's description
+    #[arg(long, value_name = "TEXT", default_value = "")]
+    pub note: String,
 }
 
 /// `--rule N`: an INFO rule number.
@@ -221,105 +409,182 @@ fn rule_number(s: &str) -> Result<Rule, String> {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let Args {
-        games: paths,
-        rule,
-        skip,
-        iterations,
-        own,
-    } = args;
-    let (fit, held, games) = load(&paths, rule, skip, own)?;
-    if fit.is_empty() || held.is_empty() {
+    let family = Family::of(args.rule);
+    let mut weights = match &args.base {
+        Some(path) => {
+            let bytes = std::fs::read(path).with_context(|| format!("reading {path}"))?;
+            Weights::parse(&bytes).map_err(|e| anyhow::anyhow!("{path}: {e}"))?
+        }
+        None => Weights::embedded().clone(),
+    };
+    let started = std::time::Instant::now();
+    let (fit_set, held, games) = load(&args.games, family, args.skip)?;
+    if fit_set.is_empty() || held.is_empty() {
         bail!(
-            "too few positions: {games} games gave {} + {}",
-            fit.len(),
+            "too few positions of the {} family: {games} games gave {} + {}",
+            family.name(),
+            fit_set.len(),
             held.len()
         );
     }
     println!(
-        "games {games}, positions {} fitted + {} held out",
-        fit.len(),
-        held.len()
+        "{}: games {games}, positions {} fitted + {} held out ({:.1} s to read)",
+        family.name(),
+        fit_set.len(),
+        held.len(),
+        started.elapsed().as_secs_f64()
     );
-    let start = weight_vector();
-    let k = fit_k(&fit, &start);
-    println!("K (scale of the current weights) {k:.1}");
+    let start = Params::from_weights(family, weights.family(family));
+    let k = fit_k(&fit_set, &start);
+    println!("K (scale of the starting tables) {k:.1}");
+    let before = (
+        error(&fit_set, &start, k, args.blend),
+        error(&held, &start, k, args.blend),
+    );
     println!(
-        "error before: fitted {:.6}, held out {:.6}",
-        error(&fit, &start, k),
-        error(&held, &start, k)
+        "error before: fitted {:.5} (mse {:.5}), held out {:.5} (mse {:.5})",
+        before.0 .0, before.0 .1, before.1 .0, before.1 .1
     );
-    let w = fit_weights(&fit, &start, k, iterations);
-    println!(
-        "error after:  fitted {:.6}, held out {:.6}",
-        error(&fit, &w, k),
-        error(&held, &w, k)
-    );
-    let ints: Vec<i32> = w.iter().map(|v| v.round() as i32).collect();
-    let join = |s: &[i32]| {
-        s.iter()
-            .map(|v| v.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
+    let o = FitOptions {
+        k,
+        blend: args.blend,
+        epochs: args.epochs,
+        rate: args.rate,
+        l2: args.l2,
     };
-    println!(
-        "pub const PATTERN_VALUE: [i32; 10] = [{}];",
-        join(&ints[..10])
+    let every = (args.epochs / 10).max(1);
+    let p = fit(&fit_set, &start, o, &|t| {
+        if t % every == 0 || t == args.epochs {
+            eprintln!("epoch {t}/{}", args.epochs);
+        }
+    });
+    let after = (
+        error(&fit_set, &p, k, args.blend),
+        error(&held, &p, k, args.blend),
     );
     println!(
-        "pub const THREAT_BONUS: [i32; Threat::COUNT] = [{}];",
-        join(&ints[10..])
+        "error after:  fitted {:.5} (mse {:.5}), held out {:.5} (mse {:.5})",
+        after.0 .0, after.0 .1, after.1 .0, after.1 .1
     );
+    let line = format!(
+        "{}: {} positions of {games} games ({}), label {:.2} result + searched score, K {k:.1}; \
+         held-out cross-entropy {:.5} -> {:.5}, mse {:.5} -> {:.5}",
+        family.name(),
+        fit_set.len() + held.len(),
+        if args.note.is_empty() {
+            "pentad-tournament self-play"
+        } else {
+            &args.note
+        },
+        args.blend,
+        before.1 .0,
+        after.1 .0,
+        before.1 .1,
+        after.1 .1
+    );
+    println!("{line}");
+    if let Some(out) = &args.out {
+        weights.families[family as usize] = p.to_weights();
+        // The description keeps one line per family: the latest fit.
+        let mut lines: Vec<String> = weights
+            .info
+            .lines()
+            .filter(|l| !l.starts_with(&format!("{}:", family.name())))
+            .map(str::to_string)
+            .collect();
+        lines.push(line);
+        weights.info = lines.join("\n");
+        std::fs::write(out, weights.to_bytes()).with_context(|| format!("writing {out}"))?;
+        println!("wrote {out}");
+    }
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pentad::pattern::Pattern;
 
-    fn sample(eval_sign: f64, result: f64) -> Sample {
-        let mut features = [0.0; N];
-        features[Pattern::Flex2 as usize] = eval_sign;
-        Sample { features, result }
-    }
-
+    /// Synthetic positions whose labels come from known tables: the fit, started elsewhere,
+    /// recovers them.
     #[test]
-    fn the_fit_raises_a_weight_that_predicts_the_result() {
-        // Whoever has more open twos wins every game: the fit must value them more.
-        let samples: Vec<Sample> = (0..200)
-            .map(|i| {
-                if i % 2 == 0 {
-                    sample(3.0, 1.0)
-                } else {
-                    sample(-3.0, 0.0)
+    fn the_fit_recovers_known_tables() {
+        let family = Family::Freestyle;
+        let mut truth = Params::from_weights(family, Weights::embedded().family(family));
+        truth.w.iter_mut().for_each(|v| *v = 0.0);
+        // Three combinations matter: 5, 40 and 300 (in table units: ×4 a point).
+        let known = [(3usize, 200.0), (17, -120.0), (250, 400.0)];
+        for &(k, v) in &known {
+            truth.w[k] = v;
+        }
+        let mut rng = 12345u64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let k = 100.0;
+        let samples: Vec<Sample> = (0..3000)
+            .map(|_| {
+                let own = known
+                    .iter()
+                    .map(|&(c, _)| (c as u16, (next() % 4) as u16))
+                    .filter(|&(_, n)| n > 0)
+                    .collect();
+                let f = Features {
+                    me: Color::Black,
+                    own,
+                    opp: vec![],
+                    threat: 0,
+                };
+                let y = sigmoid(truth.eval(&f) / k) as f32;
+                Sample {
+                    f,
+                    result: y,
+                    score: None,
                 }
             })
             .collect();
-        let start = weight_vector();
-        let k = 200.0;
-        let w = fit_weights(&samples, &start, k, 200);
-        assert!(w[Pattern::Flex2 as usize] > start[Pattern::Flex2 as usize] + 10.0);
-        assert!(error(&samples, &w, k) < error(&samples, &start, k));
-        assert_eq!(w[Pattern::Dead as usize], 0.0);
+        let mut start = truth.clone();
+        start.w.iter_mut().for_each(|v| *v = 0.0);
+        let o = FitOptions {
+            k,
+            blend: 1.0,
+            epochs: 600,
+            rate: 20.0,
+            l2: 0.0,
+        };
+        let p = fit(&samples, &start, o, &|_| {});
+        for &(c, v) in &known {
+            assert!((p.w[c] - v).abs() < 0.1 * v.abs(), "{c}: {} vs {v}", p.w[c]);
+        }
+        assert!(error(&samples, &p, k, 1.0).1 < 1e-4);
+        // Entries no sample touched stay where they started.
+        assert_eq!(p.w[COMBOS + 1], 0.0);
     }
 
     #[test]
     fn game_records_give_samples_from_the_side_to_move() {
         let g: serde_json::Value = serde_json::from_str(
             r#"{"width":15,"height":15,"rule":0,"opening":[[7,7],[0,0]],
-                "moves":[{"x":8,"y":7},{"x":0,"y":1},{"x":9,"y":7}],
+                "moves":[{"x":8,"y":7,"messages":["depth 1 seldepth 1 score 5 nodes 9",
+                                                 "depth 2 seldepth 3 score -40 nodes 90"]},
+                         {"x":0,"y":1},{"x":9,"y":7}],
                 "winner":"black","reason":"five"}"#,
         )
         .unwrap();
-        let s = game_samples(&g, None, 0, OWN).unwrap().unwrap();
+        let s = game_samples(&g, Family::Freestyle, 0).unwrap().unwrap();
         assert_eq!(s.len(), 3);
         assert_eq!(
             s.iter().map(|s| s.result).collect::<Vec<_>>(),
             [1.0, 0.0, 1.0]
         );
-        assert!(game_samples(&g, Some(Rule::Renju), 0, OWN)
-            .unwrap()
-            .is_none());
+        assert_eq!(s[0].score, Some(-40.0));
+        assert_eq!(s[1].score, None);
+        assert!(game_samples(&g, Family::Renju, 0).unwrap().is_none());
+        // Standard's family takes caro's games.
+        let caro = g.to_string().replace("\"rule\":0", "\"rule\":8");
+        let caro: serde_json::Value = serde_json::from_str(&caro).unwrap();
+        assert!(game_samples(&caro, Family::Standard, 0).unwrap().is_some());
     }
 }

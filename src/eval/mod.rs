@@ -1,58 +1,115 @@
 //! The static evaluation: one home for its weights ([`weights`]), its formula ([`evaluate`]) and
-//! the features the tuner fits ([`features`]).
+//! the features the trainer fits ([`features`]).
 //!
-//! For each colour the board keeps a shape total: over the empty squares, the
-//! [`PATTERN_VALUE`] of the pattern on each of the square's four lines plus the
-//! [`THREAT_BONUS`] of the threat class the four make together. The value of a position for the
-//! side to move is its own total × 5/4 minus the opponent's. It is linear in the weights, so a
-//! position reduces to one feature per weight (own count × 5/4 − opponent's count), which is
-//! what `pbrain-pentad tune` fits to game results.
+//! For each colour the board keeps two totals over the empty squares: the `own` table value of
+//! each square's combination of four line patterns (what the squares are worth to that colour
+//! when it is to move) and the `opp` value (when the opponent is). The value of a position for
+//! the side to move is its own `own` total minus the opponent's `opp` total (in table units,
+//! [`weights::TABLE_SCALE`] to one point) plus the threat table's value of which threat classes
+//! each side holds. It is linear in the table entries, so a position reduces to counts of
+//! combinations and one threat entry ([`Features`]), which `pbrain-pentad tune` fits to game
+//! results and searched scores.
 
 pub mod weights;
 
-pub use weights::{OPPONENT_WEIGHT, OWN_WEIGHT, PATTERN_VALUE, THREAT_BONUS};
+pub use weights::{Family, Weights, TABLE_SCALE};
 
 use crate::board::Board;
-use crate::pattern::{Pattern, Threat};
-use crate::types::{Cell, Value, WIN_BOUND};
+use crate::pattern::{Threat, COMBO, COMBOS, COMBO_KEYS};
+use crate::rules::Rule;
+use crate::types::{Cell, Color, Value, WIN_BOUND};
+use weights::{table_colour, threat_mask, THREAT_ENTRIES};
 
-/// Static evaluation for the side to move, from the shape totals of both sides; never a mate
-/// score.
+/// A family's tables as the board reads them: per colour and combination key, the `own` and
+/// `opp` values packed in one word (see [`pack`]), and the threat tables per side to move.
+pub struct EvalTables {
+    values: [Box<[u64; COMBO_KEYS]>; 2],
+    threat: [Box<[i16; THREAT_ENTRIES]>; 2],
+}
+
+/// `own` in the low 32 bits (signed), `opp` above: sums and differences of packed words are the
+/// packed sums and differences (wrapping), as long as each part stays inside 31 bits.
+#[inline]
+pub const fn pack(own: i32, opp: i32) -> u64 {
+    (own as i64).wrapping_add((opp as i64) << 32) as u64
+}
+
+/// The `own` and `opp` parts of a packed word (or of a sum of them).
+#[inline]
+pub const fn unpack(v: u64) -> [i32; 2] {
+    let own = ((v << 32) as i64) >> 32;
+    let opp = (v as i64).wrapping_sub(own) >> 32;
+    [own as i32, opp as i32]
+}
+
+impl EvalTables {
+    /// The board's form of one family's weights.
+    pub fn new(w: &weights::FamilyWeights, family: Family) -> EvalTables {
+        let colours = [Color::Black, Color::White].map(|c| table_colour(family, c));
+        let values = colours.map(|c| {
+            let t = &w.colour[c];
+            let mut v = Box::new([0u64; COMBO_KEYS]);
+            for (key, e) in v.iter_mut().enumerate() {
+                let combo = COMBO.of_key[key] as usize;
+                if combo < COMBOS {
+                    *e = pack(t.own[combo] as i32, t.opp[combo] as i32);
+                }
+            }
+            v
+        });
+        let threat = colours.map(|c| {
+            let mut t = Box::new([0i16; THREAT_ENTRIES]);
+            t.copy_from_slice(&w.threat[c]);
+            t
+        });
+        EvalTables { values, threat }
+    }
+
+    /// The packed values of a square of `color` (0 black, 1 white) with combination key `key`.
+    #[inline]
+    pub fn value(&self, color: usize, key: usize) -> u64 {
+        self.values[color & 1][key & (COMBO_KEYS - 1)]
+    }
+}
+
+/// The tables of a rule, from the embedded weights (built on first use).
+pub fn tables(rule: Rule) -> &'static EvalTables {
+    use std::sync::OnceLock;
+    static T: [OnceLock<EvalTables>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let f = Family::of(rule);
+    T[f as usize].get_or_init(|| EvalTables::new(Weights::embedded().family(f), f))
+}
+
+/// Static evaluation for the side to move, from the board's totals; never a mate score.
 #[inline]
 pub fn evaluate(board: &Board) -> Value {
     let me = board.side_to_move();
-    let v = (board.total_value(me) * OWN_WEIGHT - board.total_value(me.opp()) * OPPONENT_WEIGHT)
-        / OPPONENT_WEIGHT;
+    let opp = me.opp();
+    let t = board.eval_tables();
+    let masks = threat_mask(board.counts(me)) * weights::MASKS + threat_mask(board.counts(opp));
+    let v = (board.totals(me)[0] - board.totals(opp)[1]) / TABLE_SCALE
+        + t.threat[me.idx()][masks] as Value;
     v.clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
 }
 
-/// Number of weights the tuner fits: one per line pattern, then one per threat class.
-pub const FEATURES: usize = Pattern::ALL.len() + Threat::COUNT;
-
-/// The own weight as the features scale it (5/4).
-pub const OWN_SCALE: f64 = OWN_WEIGHT as f64 / OPPONENT_WEIGHT as f64;
-
-/// The current weights as one vector, in the order of [`features`].
-pub fn weight_vector() -> [f64; FEATURES] {
-    let mut w = [0.0; FEATURES];
-    for (i, &v) in PATTERN_VALUE.iter().enumerate() {
-        w[i] = v as f64;
-    }
-    for (i, &v) in THREAT_BONUS.iter().enumerate() {
-        w[Pattern::ALL.len() + i] = v as f64;
-    }
-    w
+/// A position reduced to what the evaluation reads: how many empty squares have each
+/// combination for the side to move (its `own` table) and for the opponent (its `opp` table),
+/// and the threat table's entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// The side to move.
+    pub me: Color,
+    /// (combination, squares) for the side to move, by combination.
+    pub own: Vec<(u16, u16)>,
+    /// (combination, squares) for the opponent, by combination.
+    pub opp: Vec<(u16, u16)>,
+    /// The threat table entry (the side to move's mask × `MASKS` + the opponent's).
+    pub threat: u16,
 }
 
-/// Weights the fit may not move: a dead line and a square with no threat are worth nothing.
-pub fn is_frozen(i: usize) -> bool {
-    i == Pattern::Dead as usize || i == Pattern::ALL.len() + Threat::None as usize
-}
-
-/// The features of `b` for the side to move, own counts scaled by `own` (the evaluation's
-/// [`OWN_SCALE`]; another ratio to compare fits), or `None` for a position the search decides
-/// (either side can make five, or the side to move has an open four or a four-three).
-pub fn features(b: &Board, own: f64) -> Option<[f64; FEATURES]> {
+/// The features of `b`, or `None` for a position the search decides (either side can make
+/// five, or the side to move has an open four or a four-three).
+pub fn features(b: &Board) -> Option<Features> {
     let me = b.side_to_move();
     let opp = me.opp();
     if b.count(me, Threat::Five) > 0
@@ -62,77 +119,125 @@ pub fn features(b: &Board, own: f64) -> Option<[f64; FEATURES]> {
     {
         return None;
     }
-    let mut f = [0.0; FEATURES];
+    let mut own = vec![0u16; COMBOS];
+    let mut theirs = vec![0u16; COMBOS];
     for q in b.squares() {
-        if b.cell(q) != Cell::Empty {
-            continue;
-        }
-        for (c, scale) in [(me, own), (opp, -1.0)] {
-            for d in 0..4 {
-                f[b.pattern(c, q, d) as usize] += scale;
-            }
-            f[Pattern::ALL.len() + b.threat(c, q) as usize] += scale;
+        if b.cell(q) == Cell::Empty {
+            own[b.combo(me, q)] += 1;
+            theirs[b.combo(opp, q)] += 1;
         }
     }
-    Some(f)
+    let sparse = |v: Vec<u16>| -> Vec<(u16, u16)> {
+        v.into_iter()
+            .enumerate()
+            .filter(|&(_, n)| n > 0)
+            .map(|(i, n)| (i as u16, n))
+            .collect()
+    };
+    let threat = threat_mask(b.counts(me)) * weights::MASKS + threat_mask(b.counts(opp));
+    Some(Features {
+        me,
+        own: sparse(own),
+        opp: sparse(theirs),
+        threat: threat as u16,
+    })
 }
 
-/// The evaluation the weights `w` give a position with features `f` (before the division by
-/// the opponent's weight: in the units of [`evaluate`] when `w` are the current weights).
-pub fn linear(w: &[f64; FEATURES], f: &[f64; FEATURES]) -> f64 {
-    w.iter().zip(f).map(|(a, b)| a * b).sum()
+/// The evaluation `w` gives a position with features `f` (in points, unrounded): in a family's
+/// tables, what [`evaluate`] computes from the board.
+pub fn linear(w: &weights::FamilyWeights, family: Family, f: &Features) -> f64 {
+    let (me, opp) = (table_colour(family, f.me), table_colour(family, f.me.opp()));
+    let own: i64 = f
+        .own
+        .iter()
+        .map(|&(k, n)| w.colour[me].own[k as usize] as i64 * n as i64)
+        .sum();
+    let theirs: i64 = f
+        .opp
+        .iter()
+        .map(|&(k, n)| w.colour[opp].opp[k as usize] as i64 * n as i64)
+        .sum();
+    (own - theirs) as f64 / TABLE_SCALE as f64 + w.threat[me][f.threat as usize] as f64
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::notation::parse_diagram;
-    use crate::rules::Rule;
     use crate::types::Pos;
 
-    /// The fitted form is the evaluation: the current weights on a position's features give
-    /// what `evaluate` gives (up to its integer division).
     #[test]
-    fn features_with_the_current_weights_are_the_evaluation() {
-        let b = parse_diagram(
-            "
-            . . . . . . . . .
-            . . . . . . . . .
-            . . X O . . . . .
-            . . . X X O . . .
-            . . . O X . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            ",
-        )
-        .unwrap()
-        .to_board(Rule::Freestyle)
-        .unwrap();
-        let f = features(&b, OWN_SCALE).expect("a quiet position");
-        let fitted = linear(&weight_vector(), &f);
-        assert!(
-            (fitted - evaluate(&b) as f64).abs() < 1.0,
-            "{fitted} {}",
-            evaluate(&b)
-        );
+    fn packed_values_add_and_subtract() {
+        for (a, b, c, d) in [
+            (5, -7, -30_000, 12),
+            (-1, -1, 1, 1),
+            (32_767, -32_768, 0, 0),
+        ] {
+            let sum = pack(a, b).wrapping_add(pack(c, d));
+            assert_eq!(unpack(sum), [a + c, b + d]);
+            let diff = pack(a, b).wrapping_sub(pack(c, d));
+            assert_eq!(unpack(diff), [a - c, b - d]);
+        }
+    }
+
+    #[test]
+    fn the_embedded_weights_read_and_write_back() {
+        let w = Weights::embedded();
+        assert_eq!(w.families.len(), Family::ALL.len());
+        assert_eq!(Weights::parse(&w.to_bytes()).as_ref(), Ok(w));
+        assert!(!w.info.is_empty());
+        // Damaged or truncated, the file is refused.
+        let mut bytes = w.to_bytes();
+        bytes[100] ^= 1;
+        assert!(Weights::parse(&bytes).is_err());
+        assert!(Weights::parse(&weights::EMBEDDED[..weights::EMBEDDED.len() - 1]).is_err());
+    }
+
+    /// The fitted form is the evaluation: the tables on a position's features give what
+    /// `evaluate` gives (up to its integer division), in every family and for either side.
+    #[test]
+    fn features_with_the_tables_are_the_evaluation() {
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+            let mut b = parse_diagram(
+                "
+                . . . . . . . . .
+                . . . . . . . . .
+                . . X O . . . . .
+                . . . X X O . . .
+                . . . O . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                ",
+            )
+            .unwrap()
+            .to_board(rule)
+            .unwrap();
+            for _ in 0..2 {
+                let f = features(&b).expect("a quiet position");
+                let family = Family::of(rule);
+                let fitted = linear(Weights::embedded().family(family), family, &f);
+                let v = evaluate(&b) as f64;
+                assert!((fitted - v).abs() < 1.0, "{rule:?} {fitted} {v}");
+                b.set_side_to_move(b.side_to_move().opp());
+            }
+        }
     }
 
     #[test]
     fn features_count_both_sides_and_skip_decided_positions() {
         let mut b = Board::square(15, Rule::Freestyle).unwrap();
         b.play(Pos::new(7, 7));
-        // White to move: only black makes twos (next to its stone), and they count against
-        // white; every empty square gives white (with no stone yet) an open one, weighted 5/4.
-        let f = features(&b, OWN_SCALE).unwrap();
-        assert!(
-            f[Pattern::Flex2 as usize] < 0.0,
-            "the opponent's twos count negative"
-        );
-        assert!(f[Pattern::Flex1 as usize] > 0.0);
+        let f = features(&b).unwrap();
+        assert_eq!(f.me, Color::White);
+        let squares = |v: &[(u16, u16)]| v.iter().map(|&(_, n)| n as usize).sum::<usize>();
+        assert_eq!(squares(&f.own), 224);
+        assert_eq!(squares(&f.opp), 224);
+        // Black's stone gives black's squares around it other combinations than white's.
+        assert_ne!(f.own, f.opp);
         for (x, y) in [(0, 0), (8, 7), (0, 1), (9, 7), (0, 2), (10, 7), (0, 3)] {
             b.play(Pos::new(x, y));
         }
         // Black to move with an open four (and white with a four): the search decides.
-        assert!(features(&b, OWN_SCALE).is_none());
+        assert!(features(&b).is_none());
     }
 }
