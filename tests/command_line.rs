@@ -65,7 +65,14 @@ fn every_subcommand_help_lists_its_options() {
         ),
         (
             "tune",
-            &["GAMES.jsonl", "--rule", "--skip", "--iterations", "--own"],
+            &[
+                "GAMES.jsonl",
+                "--rule",
+                "--base",
+                "--out",
+                "--epochs",
+                "--blend",
+            ],
         ),
         ("book", &["build", "info"]),
     ];
@@ -122,7 +129,7 @@ fn bad_arguments_exit_2_with_a_message() {
         &["bench", "deep"],
         &["bench", "--time", "100", "6"],
         &["puzzles"],
-        &["tune", "--iterations", "many", "games.jsonl"],
+        &["tune", "--epochs", "many", "--rule", "0", "games.jsonl"],
         &["play", "--color", "red"],
         &["frobnicate"],
     ];
@@ -143,7 +150,7 @@ fn runtime_failures_keep_their_exit_codes() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).starts_with("play: "), "{out:?}");
     let missing = "/nonexistent/pentad-games.jsonl";
-    let out = run(&["tune", missing]);
+    let out = run(&["tune", missing, "--rule", "0"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).starts_with("pbrain-pentad tune: reading"));
     // An absent puzzle set is skipped, not an error.
@@ -162,8 +169,14 @@ fn analyze_finds_the_vcf_from_separate_words() {
     assert!(out.status.success(), "{out:?}");
     let s = text(&out.stdout);
     assert!(s.contains("12 stones, black to move"), "{s}");
-    assert!(s.contains("black wins by VCF in 3 plies: j9"), "{s}");
-    assert!(s.contains("best      j9 (9,8)"), "{s}");
+    // Two first moves win in 3 plies: j9 (an open four) and j8 (a four, i8, then j9).
+    let first = s
+        .split("black wins by VCF in 3 plies: ")
+        .nth(1)
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no VCF: {s}"));
+    assert!(["j8", "j9"].contains(&first), "{s}");
+    assert!(s.contains(&format!("best      {first} ")), "{s}");
     // Words around the options still make one move list.
     let out = run(&[
         "analyse", "f8", "e8", "g8", "c3", "--json", "h8", "m13", "--time", "500", "j10", "n2",
@@ -172,7 +185,7 @@ fn analyze_finds_the_vcf_from_separate_words() {
     assert!(out.status.success(), "{out:?}");
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(j["moves"], moves.replace(' ', ""));
-    assert_eq!(j["best"], "j9");
+    assert!(j["best"] == "j8" || j["best"] == "j9", "{j}");
     assert_eq!(j["win"]["kind"], "VCF");
 }
 

@@ -1,6 +1,6 @@
 //! Stable-Rust fuzzing of the readers of the stored files (the cargo-fuzz target `stored_files`
-//! runs the same oracle, `tests/fuzz_oracles`): the opening book and the Yixin-Board database,
-//! foreign, truncated, damaged or whole. `PENTAD_FUZZ_CASES` runs more, `PENTAD_FUZZ_SEED`
+//! runs the same oracle, `tests/fuzz_oracles`): the opening book, the Yixin-Board database and
+//! the evaluation weights, foreign, truncated, damaged or whole. `PENTAD_FUZZ_CASES` runs more, `PENTAD_FUZZ_SEED`
 //! other ones.
 
 mod fuzz_oracles;

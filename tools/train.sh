@@ -13,8 +13,10 @@
 #    whichever comes first, into OUT_DIR/round-R/RULE (default target/train);
 # 3. `pbrain-pentad tune` fits the family's tables to every round's games of that family so
 #    far, starting from the current tables.
-# After each round the weights go to OUT_DIR/round-R.weights and the engine is rebuilt with
-# them (eval/pentad.weights), so the next round's games are the new engine's. The data stays
+# Round 1 starts from TRAIN_BASE (default eval/pentad.weights; the shipped tables were trained
+# from the old shape values, `git show 974af38:eval/pentad.weights`). After each round the
+# weights go to OUT_DIR/round-R.weights and the engine is rebuilt with them
+# (eval/pentad.weights), so the next round's games are the new engine's. The data stays
 # under OUT_DIR (outside git). Each tune prints its held-out error before and after.
 #
 # Without the shared openings the script stops (exit 0): the balanced openings are part of the
@@ -35,6 +37,9 @@ if [ ! -f "$openings/freestyle15_balanced.pos.txt" ]; then
     exit 0
 fi
 mkdir -p "$out"
+if [ -n "${TRAIN_BASE:-}" ]; then
+    cp "$TRAIN_BASE" eval/pentad.weights
+fi
 for round in $(seq 1 "$rounds"); do
     cargo build --release --workspace -q
     dir="$out/round-$round"

@@ -14,6 +14,7 @@
 use anyhow::{anyhow, bail, Context};
 use pentad::board::Board;
 use pentad::book::BookMove;
+use pentad::eval::{evaluate, win_probability};
 use pentad::gamefile::GameRecord;
 use pentad::gamefile::Puzzle;
 use pentad::notation::score_text;
@@ -408,6 +409,7 @@ pub fn to_json(a: &Analysis, id: Option<&str>, moves: Option<&str>) -> Json {
                 "xy": xy(l.best),
                 "score": l.score,
                 "eval": score_text(l.score),
+                "winrate": win_probability(b.rule(), l.score),
                 "mate": mate(l.score),
                 "depth": l.depth,
                 "pv": names(&l.pv),
@@ -427,6 +429,9 @@ pub fn to_json(a: &Analysis, id: Option<&str>, moves: Option<&str>) -> Json {
         "best_xy": best.map(xy),
         "score": first.map(|l| l.score),
         "eval": first.map(|l| score_text(l.score)),
+        "winrate": first.map(|l| win_probability(b.rule(), l.score)),
+        "static": evaluate(b),
+        "static_winrate": win_probability(b.rule(), evaluate(b)),
         "mate": first.and_then(|l| mate(l.score)),
         "depth": first.map(|l| l.depth),
         "win": a.win.as_ref().map(forced_json),
@@ -481,10 +486,11 @@ pub fn to_text(a: &Analysis, id: Option<&str>) -> String {
     }
     for (i, l) in a.lines.iter().enumerate() {
         s.push_str(&format!(
-            "{:>2}. {:<4} {:>6}  depth {:>2}  {}\n",
+            "{:>2}. {:<4} {:>6} {:>3.0}%  depth {:>2}  {}\n",
             i + 1,
             pos_to_str(l.best),
             score_text(l.score),
+            100.0 * win_probability(a.board.rule(), l.score),
             l.depth,
             names(&l.pv).join(" ")
         ));

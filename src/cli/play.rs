@@ -8,6 +8,7 @@
 use super::analyze::winner;
 use anyhow::anyhow;
 use pentad::board::Board;
+use pentad::eval::win_probability;
 use pentad::gamefile::GameRecord;
 use pentad::notation::pos_to_str;
 use pentad::notation::{pos_line, score_text};
@@ -158,6 +159,7 @@ impl PlayOptions {
 /// The engine's view after its last search.
 #[derive(Clone, Debug)]
 struct Eval {
+    rule: Rule,
     score: Value,
     depth: Depth,
     pv: Vec<Pos>,
@@ -297,6 +299,7 @@ impl Game {
         // The opening comes from the book, as in the protocol.
         if let Some(m) = pentad::book::book_move(pentad::book::embedded(), &self.board) {
             return Eval {
+                rule: self.board.rule(),
                 score: m.score,
                 depth: m.depth,
                 pv: vec![m.pos],
@@ -312,6 +315,7 @@ impl Game {
             pv = vec![o.best];
         }
         Eval {
+            rule: self.board.rule(),
             score: o.score,
             depth: o.depth,
             pv,
@@ -321,8 +325,9 @@ impl Game {
 
     fn eval_text(e: &Eval) -> String {
         format!(
-            "eval {} for pentad, depth {}, {} ms; line {}",
+            "eval {} for pentad ({:.0}% to win), depth {}, {} ms; line {}",
             score_text(e.score),
+            100.0 * win_probability(e.rule, e.score),
             e.depth,
             e.time.as_millis(),
             pos_line(&e.pv)

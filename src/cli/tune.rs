@@ -49,6 +49,8 @@ fn sigmoid(x: f64) -> f64 {
 struct Params {
     family: Family,
     w: Vec<f64>,
+    /// The win-probability scale written with the tables.
+    scale: i32,
 }
 
 impl Params {
@@ -72,7 +74,11 @@ impl Params {
                     .map(|&v| v as f64),
             );
         }
-        Params { family, w }
+        Params {
+            family,
+            w,
+            scale: fw.scale,
+        }
     }
 
     fn to_weights(&self) -> FamilyWeights {
@@ -96,6 +102,7 @@ impl Params {
         FamilyWeights {
             colour: [b.0, w.0],
             threat: [b.1, w.1],
+            scale: self.scale,
         }
     }
 
@@ -462,13 +469,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         error(&fit_set, &p, k, args.blend),
         error(&held, &p, k, args.blend),
     );
+    // The scale the new tables predict the results with, for their win probabilities.
+    let mut p = p;
+    p.scale = fit_k(&fit_set, &p).round() as i32;
     println!(
         "error after:  fitted {:.5} (mse {:.5}), held out {:.5} (mse {:.5})",
         after.0 .0, after.0 .1, after.1 .0, after.1 .1
     );
     let line = format!(
-        "{}: {} positions of {games} games ({}), label {:.2} result + searched score, K {k:.1}; \
-         held-out cross-entropy {:.5} -> {:.5}, mse {:.5} -> {:.5}",
+        "{}: {} positions of {games} games ({}), label {:.2} result + searched score, K {k:.1} \
+         (new tables' {}); held-out cross-entropy {:.5} -> {:.5}, mse {:.5} -> {:.5}",
         family.name(),
         fit_set.len() + held.len(),
         if args.note.is_empty() {
@@ -477,6 +487,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             &args.note
         },
         args.blend,
+        p.scale,
         before.1 .0,
         after.1 .0,
         before.1 .1,

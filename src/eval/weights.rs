@@ -13,7 +13,7 @@
 //! The file: the storage frame (magic word, version, checksum; `crate::storage`), a text
 //! describing how it was made (data size, held-out error), then per family and colour the two
 //! tables as little-endian i16 in combination order, then per family and side to move the
-//! threat table.
+//! threat table, and the family's win-probability scale (i32, points).
 
 use crate::pattern::{Threat, COMBOS};
 use crate::rules::Rule;
@@ -21,7 +21,13 @@ use crate::storage::{FormatError, Reader, Writer};
 use crate::types::Color;
 
 const MAGIC: &[u8; 8] = b"PNTDEVAL";
-const VERSION: u16 = 1;
+/// Version 2 added each family's win-probability scale; version 1 files read with
+/// [`DEFAULT_SCALE`].
+const VERSION: u16 = 2;
+
+/// The win-probability scale of a family whose file does not give one (the old shape values'
+/// fitted scale).
+pub const DEFAULT_SCALE: i32 = 514;
 
 /// Table values per unit of evaluation: the tables keep quarters, so that the old shape values'
 /// 5/4 weighting of the side to move was exact.
@@ -97,6 +103,9 @@ pub struct FamilyWeights {
     pub colour: [ColourTables; 2],
     /// The threat table when black is to move, and when white is (equal unless `by_colour`).
     pub threat: [Vec<i16>; 2],
+    /// The evaluation's scale as a win probability: `sigmoid(eval / scale)` (fitted with the
+    /// tables to the game results).
+    pub scale: i32,
 }
 
 /// Every family's tables and how they were made.
@@ -111,7 +120,7 @@ pub struct Weights {
 impl Weights {
     /// Reads a weights file; a foreign, truncated or damaged file is refused whole.
     pub fn parse(bytes: &[u8]) -> Result<Weights, FormatError> {
-        let (_, mut r) = Reader::open(bytes, MAGIC, &[VERSION])?;
+        let (version, mut r) = Reader::open(bytes, MAGIC, &[1, VERSION])?;
         let info = r.text()?;
         let mut families = Vec::new();
         for _ in Family::ALL {
@@ -128,7 +137,20 @@ impl Weights {
                 },
             ];
             let threat = [table(THREAT_ENTRIES)?, table(THREAT_ENTRIES)?];
-            families.push(FamilyWeights { colour, threat });
+            let scale = if version == 1 {
+                DEFAULT_SCALE
+            } else {
+                let at = r.position();
+                match r.i32()? {
+                    k if k > 0 => k,
+                    _ => return Err(FormatError::Invalid(at, "win-probability scale")),
+                }
+            };
+            families.push(FamilyWeights {
+                colour,
+                threat,
+                scale,
+            });
         }
         if !r.is_done() {
             return Err(FormatError::Invalid(r.position(), "data after the tables"));
@@ -145,6 +167,7 @@ impl Weights {
                 c.own.iter().chain(&c.opp).for_each(|&v| w.i16(v));
             }
             f.threat.iter().flatten().for_each(|&v| w.i16(v));
+            w.i32(f.scale);
         }
         w.finish()
     }

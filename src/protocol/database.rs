@@ -19,6 +19,7 @@ use crate::database::{
     Database, Deletion, Mask, Record, BOUND_EXACT, LABEL_BLOCK, LABEL_DRAW, LABEL_LOSE, LABEL_NONE,
     LABEL_NULL, LABEL_WIN,
 };
+use crate::rules::Rule;
 use crate::types::{is_decisive, Depth, Value, WIN};
 use std::fs::File;
 use std::io::Write;
@@ -395,7 +396,7 @@ pub fn save_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// What Yixin-Board draws on a square for a record (Rapfi's display label): the label's
 /// character, with the moves to the end for a proven win or loss (`*` when unknown); for an
 /// exact value without a label, the mover's win rate in percent.
-pub fn display_label(r: &Record) -> String {
+pub fn display_label(r: &Record, rule: Rule) -> String {
     let mut s = String::new();
     if r.label > 0 {
         s.push(r.label as u8 as char);
@@ -412,7 +413,7 @@ pub fn display_label(r: &Record) -> String {
         }
     } else if r.label == LABEL_NONE && r.bound == BOUND_EXACT {
         // The mover's win rate, on the curve of `INFO WINRATE`.
-        let rate = super::tasks::winrate(-r.value);
+        let rate = crate::eval::win_probability(rule, -r.value);
         s = format!("{}%", ((rate * 100.0) as i64).clamp(0, 99));
     }
     s
@@ -454,7 +455,7 @@ fn query_all(db: &Database, board: &Board, out: &Output) {
             "DATABASE {} {} {} {} {} {} {}",
             p.x(),
             p.y(),
-            label_code(&display_label(r)),
+            label_code(&display_label(r, board.rule())),
             r.value,
             r.depth,
             r.bound,
@@ -479,7 +480,7 @@ fn query_one(db: &Database, board: &Board, out: &Output) {
             r.value,
             r.depth,
             r.bound,
-            display_label(r)
+            display_label(r, board.rule())
         )),
         None => out.message("DATABASE ONE 0 0 0 0"),
     }
@@ -616,19 +617,19 @@ mod tests {
             value: -(WIN - 7),
             ..Record::default()
         };
-        assert_eq!(display_label(&win), "w4");
+        assert_eq!(display_label(&win, Rule::Freestyle), "w4");
         let unproven = Record {
             value: 0,
             ..win.clone()
         };
-        assert_eq!(display_label(&unproven), "w*");
+        assert_eq!(display_label(&unproven, Rule::Freestyle), "w*");
         let even = Record {
             label: LABEL_NONE,
             bound: BOUND_EXACT,
             ..Record::default()
         };
-        assert_eq!(display_label(&even), "50%");
-        assert_eq!(display_label(&Record::default()), "");
+        assert_eq!(display_label(&even, Rule::Freestyle), "50%");
+        assert_eq!(display_label(&Record::default(), Rule::Freestyle), "");
         assert_eq!(label_code("w4"), (b'w' as i64) << 8 | b'4' as i64);
         assert_eq!(label_code(""), -1);
     }

@@ -13,7 +13,9 @@
 use super::output::Output;
 use crate::board::Board;
 use crate::book::{book_move, classic_openings, Book, BookMove};
+use crate::eval::win_probability;
 use crate::notation::{pos_line, score_text, xy_line};
+use crate::rules::Rule;
 use crate::search::multipv::{multipv, score_lines, Line, Scored, MAX_NBEST};
 use crate::search::{legal_moves, Engine, Info, Limits, Outcome};
 use crate::types::{is_decisive, Color, Depth, Pos, Value, MAX_SIDE, PAD, STRIDE};
@@ -28,8 +30,6 @@ pub const BALANCE_TWO_FIRST: usize = 8;
 pub const BALANCE_TWO_SECOND: usize = 6;
 /// Most candidate moves of `YXSEARCHDEFEND`.
 pub const MAX_DEFEND_MOVES: usize = 80;
-/// Score units per "pawn" of the win-rate curve of `INFO WINRATE`.
-pub const WINRATE_SCALE: f64 = 250.0;
 
 /// What a search is run for, i.e. how its result is answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,16 +187,15 @@ fn valid_pos(p: Pos) -> bool {
         && (PAD..PAD + MAX_SIDE).contains(&(i / STRIDE))
 }
 
-/// Winning chance of the side to move, 0..1, from a score.
-pub fn winrate(v: Value) -> f64 {
-    if is_decisive(v) {
-        return if v > 0 { 1.0 } else { 0.0 };
-    }
-    1.0 / (1.0 + (-(v as f64) / WINRATE_SCALE).exp())
-}
-
 /// The `INFO PV …` block Yixin-Board reads for one line (Rapfi's format).
-fn info_block(out: &Output, index: usize, count: usize, l: &Line, total: u64, ms: u128) {
+fn info_block(
+    out: &Output,
+    rule: Rule,
+    (index, count): (usize, usize),
+    l: &Line,
+    total: u64,
+    ms: u128,
+) {
     let speed = total as u128 * 1000 / ms.max(1);
     for s in [
         format!("INFO PV {index}"),
@@ -208,7 +207,7 @@ fn info_block(out: &Output, index: usize, count: usize, l: &Line, total: u64, ms
         format!("INFO TOTALTIME {ms}"),
         format!("INFO SPEED {speed}"),
         format!("INFO EVAL {}", score_text(l.score)),
-        format!("INFO WINRATE {:.4}", winrate(l.score)),
+        format!("INFO WINRATE {:.4}", win_probability(rule, l.score)),
         format!("INFO BESTLINE {}", xy_line(&l.pv)),
         "INFO PV DONE".to_string(),
     ] {
@@ -239,7 +238,7 @@ fn realtime(out: &Output, what: &str, p: Pos) {
 
 /// One search with the task's limits; every iteration reported.
 fn single<E: Engine>(job: &mut Job<'_, E>) -> Outcome {
-    let (out, gui) = (job.out, job.gui);
+    let (out, gui, rule) = (job.out, job.gui, job.board.rule());
     job.engine.search_excluding(
         job.board,
         &job.limits,
@@ -256,7 +255,7 @@ fn single<E: Engine>(job: &mut Job<'_, E>) -> Outcome {
                 pv: info.pv.clone(),
             };
             if gui.detail {
-                info_block(out, 0, 1, &l, info.nodes, info.elapsed.as_millis());
+                info_block(out, rule, (0, 1), &l, info.nodes, info.elapsed.as_millis());
             }
             if gui.realtime {
                 out.message("REALTIME REFRESH");
@@ -268,6 +267,7 @@ fn single<E: Engine>(job: &mut Job<'_, E>) -> Outcome {
 
 fn nbest<E: Engine>(job: &mut Job<'_, E>, n: usize) -> Answer {
     let (out, gui, start) = (job.out, job.gui, job.limits.start);
+    let rule = job.board.rule();
     let n = n.clamp(1, MAX_NBEST);
     let mut total = 0u64;
     let lines = multipv(
@@ -281,7 +281,7 @@ fn nbest<E: Engine>(job: &mut Job<'_, E>, n: usize) -> Answer {
             total += l.nodes;
             pv_message(out, i, l);
             if gui.detail {
-                info_block(out, i, n, l, total, start.elapsed().as_millis());
+                info_block(out, rule, (i, n), l, total, start.elapsed().as_millis());
             }
             if gui.realtime {
                 if i == 0 {
@@ -399,7 +399,7 @@ fn defend<E: Engine>(job: &mut Job<'_, E>) -> Answer {
             }
         },
     );
-    report_scored(out, gui, start, &all, &|v| -(v as i64));
+    report_scored(out, job.board.rule(), gui, start, &all, &|v| -(v as i64));
     let lost = all
         .iter()
         .filter(|s| s.score.is_some_and(|v| is_decisive(v) && v < 0))
@@ -416,6 +416,7 @@ fn defend<E: Engine>(job: &mut Job<'_, E>) -> Answer {
 /// the `INFO PV` blocks when asked.
 fn report_scored(
     out: &Output,
+    rule: Rule,
     gui: Gui,
     start: Instant,
     all: &[Scored],
@@ -435,7 +436,7 @@ fn report_scored(
         };
         pv_message(out, i, &l);
         if gui.detail {
-            info_block(out, i, n, &l, 0, start.elapsed().as_millis());
+            info_block(out, rule, (i, n), &l, 0, start.elapsed().as_millis());
         }
     }
 }
@@ -482,7 +483,7 @@ fn balance<E: Engine>(job: &mut Job<'_, E>, two: bool, bias: Value) -> Answer {
             }
         },
     );
-    report_scored(out, gui, start, &all, &distance);
+    report_scored(out, job.board.rule(), gui, start, &all, &distance);
     let chosen = pick(&all, &distance).map_or(first, |s| s.moves.clone());
     if let Some(s) = all.iter().find(|s| s.moves == chosen) {
         out.message(&format!(
@@ -607,6 +608,7 @@ mod tests {
 
     #[test]
     fn winrate_is_a_sigmoid_of_the_score() {
+        let winrate = |v| win_probability(Rule::Freestyle, v);
         assert!((winrate(0) - 0.5).abs() < 1e-9);
         assert_eq!(winrate(win_in(3)), 1.0);
         assert!(winrate(100) > 0.5 && winrate(-100) < 0.5);

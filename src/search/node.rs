@@ -45,8 +45,8 @@ const LMR_MIN_DEPTH: Depth = 3;
 /// Moves from this index on are reduced by two plies instead of one.
 const LMR_DEEP_MOVES: usize = 12;
 /// Reverse futility pruning: deepest remaining depth it applies at, and the margin per ply
-/// by which the static value must beat beta (in shape-value units: an open three's square is
-/// worth about 76, a four-three's 532).
+/// by which the static value must beat beta (in evaluation points; set when an open three's
+/// square was worth about 76 and a four-three's 532, the old shape values).
 const RFP_MAX_DEPTH: Depth = 3;
 const RFP_MARGIN: Value = 120;
 

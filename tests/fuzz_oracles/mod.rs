@@ -22,8 +22,8 @@
 //!   eight symmetries, and `Board::may_be_foul` never filters out a foul;
 //! * [`notation`]: `parse_pos_moves`, `parse_offset_moves`, `parse_diagram` never panic and
 //!   round-trip what they accept;
-//! * [`stored_files`]: the opening book and database readers on foreign, truncated, damaged and
-//!   whole files: no panic, and what reads writes back to the same bytes.
+//! * [`stored_files`]: the opening book, database and evaluation weights readers on foreign,
+//!   truncated, damaged and whole files: no panic, and what reads writes back to the same bytes.
 #![allow(dead_code)]
 
 use pentad::board::Board;
@@ -1734,19 +1734,19 @@ fn sample_database() -> Vec<u8> {
     db.to_bytes()
 }
 
-/// `Book::parse` and `Database::parse` on arbitrary bytes, or on a real file (the embedded book,
-/// a sample database) cut, spliced or with bytes changed: never a panic; what reads writes back
+/// `Book::parse`, `Database::parse` and `Weights::parse` on arbitrary bytes, or on a real file
+/// (the embedded book, a sample database, the embedded weights) cut, spliced or with bytes changed: never a panic; what reads writes back
 /// to the same bytes, and reads again the same; a book that reads answers probes of positions
 /// on every board size without a panic, its moves on empty squares.
 pub fn stored_files(data: &[u8]) {
     use pentad::book::{Book, EMBEDDED};
     use pentad::database::Database;
     let mut src = Src::new(data);
-    let kind = src.below(2);
-    let base: Vec<u8> = if kind == 0 {
-        EMBEDDED.to_vec()
-    } else {
-        sample_database()
+    let kind = src.below(3);
+    let base: Vec<u8> = match kind {
+        0 => EMBEDDED.to_vec(),
+        1 => sample_database(),
+        _ => pentad::eval::weights::EMBEDDED.to_vec(),
     };
     let bytes: Vec<u8> = match src.below(4) {
         // Raw bytes (a foreign file), sometimes behind the right magic word.
@@ -1796,6 +1796,14 @@ pub fn stored_files(data: &[u8]) {
                 }
             }
             Err(e) => assert!(bytes != base, "the whole book reads: {e}"),
+        }
+    } else if kind == 2 {
+        match pentad::eval::Weights::parse(&bytes) {
+            Ok(w) => {
+                assert_eq!(w.to_bytes(), bytes, "a weights file writes back as read");
+                assert_eq!(w.families.len(), 3);
+            }
+            Err(e) => assert!(bytes != base, "the whole weights file reads: {e}"),
         }
     } else {
         match Database::parse(&bytes) {
