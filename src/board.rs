@@ -66,7 +66,7 @@ struct SquareState {
     shapes: [u16; 4],
     /// Per colour (black's in bits 0-15, white's in bits 16-31), the combination key of the four
     /// lines' patterns (`crate::pattern::COMBO_WEIGHT`).
-    classes: u32,
+    combos: u32,
     /// Threat class per colour (kept for empty squares).
     threat: [u8; 2],
 }
@@ -276,7 +276,7 @@ impl Board {
     /// The combination (index into `crate::pattern::COMBO`) of the empty square `p` for `color`.
     #[inline]
     pub fn combo(&self, color: Color, p: Pos) -> usize {
-        COMBO.of_key[lane(self.sq[p.idx()].classes, color.idx())] as usize
+        COMBO.of_key[lane(self.sq[p.idx()].combos, color.idx())] as usize
     }
     /// The `own` and `opp` totals of `color`'s empty squares (`crate::eval`), in table units.
     #[inline]
@@ -506,20 +506,20 @@ impl Board {
         }
     }
 
-    /// Recomputes the square `q`'s shapes and line classes from its keys (its threats and
+    /// Recomputes the square `q`'s shapes and combination keys from its keys (its threats and
     /// value are left to the caller).
     #[inline]
     fn refresh_square(&mut self, q: Pos) {
         let s = &mut self.sq[q.idx()];
         s.shapes = self.tables.pairs(s.keys);
-        s.classes = entry_sum(s.shapes);
+        s.combos = entry_sum(s.shapes);
     }
 
     /// The packed evaluation values of the empty square `q` for black and white.
     #[inline]
     fn square_values(&self, q: Pos) -> [u64; 2] {
-        let classes = self.sq[q.idx()].classes;
-        [0, 1].map(|c| self.eval.value(c, lane(classes, c)))
+        let combos = self.sq[q.idx()].combos;
+        [0, 1].map(|c| self.eval.value(c, lane(combos, c)))
     }
 
     /// Removes the empty square `q`'s threat and value from the totals.
@@ -572,7 +572,7 @@ impl Board {
     #[inline]
     fn learn(&mut self, q: Pos) {
         let s = &mut self.sq[q.idx()];
-        let threats = [0, 1].map(|c| THREAT_OF[lane(s.classes, c)]);
+        let threats = [0, 1].map(|c| THREAT_OF[lane(s.combos, c)]);
         s.threat = threats;
         let values = self.square_values(q);
         for c in 0..2 {
@@ -639,7 +639,7 @@ impl Board {
                 assert_eq!(near.0, near.1, "near count drifted at {q:?}");
                 if self.is_empty(q) {
                     assert_eq!(a.shapes, b.shapes, "shapes drifted at {q:?}");
-                    assert_eq!(a.classes, b.classes, "line classes drifted at {q:?}");
+                    assert_eq!(a.combos, b.combos, "combination keys drifted at {q:?}");
                     assert_eq!(a.threat, b.threat, "threat drifted at {q:?}");
                 }
             }
@@ -745,15 +745,14 @@ impl<'a, const N: usize, const SHIFT: u32, const REACH: isize, const PLACE: bool
         let old = std::mem::replace(&mut s.shapes[D], new);
         let change =
             PAIR_ENTRIES[new as usize & 0xFF].wrapping_sub(PAIR_ENTRIES[old as usize & 0xFF]);
-        let before = s.classes;
-        let classes = before.wrapping_add(change);
-        s.classes = classes;
-        let threats =
-            THREAT_OF[lane(classes, 0)] as u16 | (THREAT_OF[lane(classes, 1)] as u16) << 8;
+        let before = s.combos;
+        let combos = before.wrapping_add(change);
+        s.combos = combos;
+        let threats = THREAT_OF[lane(combos, 0)] as u16 | (THREAT_OF[lane(combos, 1)] as u16) << 8;
         // Branch-free: whether the square is empty or its key moved is unpredictable.
         let counted = (empty as u64).wrapping_neg();
         for c in 0..2 {
-            let v = self.eval.value(c, lane(classes, c));
+            let v = self.eval.value(c, lane(combos, c));
             let was = self.eval.value(c, lane(before, c));
             self.delta[c] = self.delta[c].wrapping_add(v.wrapping_sub(was) & counted);
         }
@@ -801,7 +800,7 @@ static THREAT_OF: [u8; COMBO_KEYS] = {
 
 /// For a packed shape pair's patterns (its low byte: black's pattern, then white's), both
 /// colours' `COMBO_WEIGHT`s: black's in bits 0-15, white's in bits 16-31. The sum over a
-/// square's four lines is its `classes` (each lane stays below 2^14, so none carries into the
+/// square's four lines is its `combos` (each lane stays below 2^14, so none carries into the
 /// next), and a line's change moves it by the difference of the new and the old entry
 /// (wrapping: the result is the exact packed sum).
 static PAIR_ENTRIES: [u32; 256] = {
@@ -826,10 +825,10 @@ fn entry_sum(shapes: [u16; 4]) -> u32 {
         .sum()
 }
 
-/// Colour `c`'s combination key (0 black, 1 white) from a square's packed `classes`.
+/// Colour `c`'s combination key (0 black, 1 white) from a square's packed `combos`.
 #[inline]
-fn lane(classes: u32, c: usize) -> usize {
-    (classes >> (16 * c)) as usize & (COMBO_KEYS - 1)
+fn lane(combos: u32, c: usize) -> usize {
+    (combos >> (16 * c)) as usize & (COMBO_KEYS - 1)
 }
 
 const THREATS: [Threat; Threat::COUNT] = [
@@ -857,10 +856,10 @@ mod tests {
             let pats = digits.map(|d| Pattern::ALL[d]);
             // Black's pattern in the low nibble, white's (here the weakest but one) above.
             let shapes = pats.map(|p| p as u16 | (Pattern::Flex1 as u16) << 4);
-            let classes = entry_sum(shapes);
-            let key = lane(classes, 0);
+            let combos = entry_sum(shapes);
+            let key = lane(combos, 0);
             assert_eq!(
-                lane(classes, 1),
+                lane(combos, 1),
                 4 * COMBO_WEIGHT[Pattern::Flex1 as usize] as usize
             );
             let combo = COMBO.of_key[key] as usize;
