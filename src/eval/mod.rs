@@ -13,7 +13,8 @@
 //! Measured worth (self-play against the commit before, whose tables held the old 18 shape
 //! values; 100 k nodes a move, shared balanced openings of the rule, random symmetries):
 //! * freestyle tables fitted to 24,000 games (10,000/6,000 nodes a move): +40.9 Elo
-//!   [+17.2, +64.9], SPRT elo0=0 elo1=10 passed in 802 games. Kept.
+//!   [+17.2, +64.9], SPRT elo0=0 elo1=10 passed in 802 games; at 1 s + 10 s + 0.1 s,
+//!   58-34-6 in 98 games (+87 [+16, +166], stopped undecided at the session's end). Kept.
 //! * standard tables fitted to 5,810 games: +24 [-24, +74] in 158 games, undecided; renju
 //!   tables fitted to 9,261 games: -33 [-82, +14] in 200 games. Not kept: both families hold
 //!   the old values (with their win-probability scale fitted to those games).
