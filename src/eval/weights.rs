@@ -33,17 +33,11 @@ pub const DEFAULT_SCALE: i32 = 514;
 /// 5/4 weighting of the side to move was exact.
 pub const TABLE_SCALE: i32 = 4;
 
-/// The threat classes of the threat table's masks, one bit each (the weakest first).
-pub const MASK_THREATS: [Threat; 6] = [
-    Threat::Flex3,
-    Threat::Block4,
-    Threat::DoubleThree,
-    Threat::FourThree,
-    Threat::OpenFour,
-    Threat::Five,
-];
+/// The threat classes of the threat table's masks, one bit each in class order: from the open
+/// three up (open three, four, three-three, four-three, open four, five).
+pub const MASK_FROM: Threat = Threat::Flex3;
 /// Masks of one side.
-pub const MASKS: usize = 1 << MASK_THREATS.len();
+pub const MASKS: usize = 1 << (Threat::COUNT - MASK_FROM as usize);
 /// Entries of a threat table: the side to move's mask × `MASKS` + the opponent's.
 pub const THREAT_ENTRIES: usize = MASKS * MASKS;
 
@@ -189,13 +183,14 @@ impl Weights {
 /// The weights file built into the engine.
 pub const EMBEDDED: &[u8] = include_bytes!("../../eval/pentad.weights");
 
-/// The bit of each threat class of [`MASK_THREATS`] that `color` holds somewhere on the board.
+/// The threat table's mask of one colour's threat counts: the bit of each class from
+/// [`MASK_FROM`] up that it holds somewhere on the board.
 #[inline]
 pub fn threat_mask(counts: &[u16; Threat::COUNT]) -> usize {
-    MASK_THREATS
+    counts[MASK_FROM as usize..]
         .iter()
         .enumerate()
-        .map(|(i, &t)| ((counts[t as usize] > 0) as usize) << i)
+        .map(|(i, &n)| ((n > 0) as usize) << i)
         .sum()
 }
 
