@@ -107,7 +107,30 @@ pub fn tables(rule: Rule) -> &'static EvalTables {
 #[inline]
 fn threat_entry(board: &Board) -> usize {
     let me = board.side_to_move();
-    threat_mask(board.counts(me)) * weights::MASKS + threat_mask(board.counts(me.opp()))
+    threat_mask(&playable_counts(board, me)) * weights::MASKS
+        + threat_mask(&playable_counts(board, me.opp()))
+}
+
+/// How many empty squares give `color` each threat class, leaving out black's renju fouls from
+/// the three-three up: a foul is no threat, since black may not play it (RIF: three-three, four-four and overline), so a
+/// three whose open-four squares are all fouls is no three, and a four-four or three-three
+/// square holds nothing. Only those classes can hold fouls often enough to matter; a foul
+/// square of a lower class (a four or open three beside an overline) stays counted.
+#[inline]
+fn playable_counts(board: &Board, color: Color) -> [u16; Threat::COUNT] {
+    let mut n = *board.counts(color);
+    if color == Color::Black && board.rule() == Rule::Renju {
+        for t in [Threat::DoubleThree, Threat::FourThree, Threat::OpenFour] {
+            if n[t as usize] > 0 {
+                let fouls = board
+                    .squares_with(color, t)
+                    .filter(|&q| board.is_foul(color, q))
+                    .count();
+                n[t as usize] -= fouls as u16;
+            }
+        }
+    }
+    n
 }
 
 /// Static evaluation for the side to move, from the board's totals; never a mate score.
@@ -151,10 +174,11 @@ pub struct Features {
 pub fn features(b: &Board) -> Option<Features> {
     let me = b.side_to_move();
     let opp = me.opp();
-    if b.count(me, Threat::Five) > 0
+    let mine = playable_counts(b, me);
+    if mine[Threat::Five as usize] > 0
         || b.count(opp, Threat::Five) > 0
-        || b.count(me, Threat::OpenFour) > 0
-        || b.count(me, Threat::FourThree) > 0
+        || mine[Threat::OpenFour as usize] > 0
+        || mine[Threat::FourThree as usize] > 0
     {
         return None;
     }
@@ -260,6 +284,20 @@ mod tests {
                 b.set_side_to_move(b.side_to_move().opp());
             }
         }
+    }
+
+    #[test]
+    fn a_renju_three_that_can_only_become_a_foul_is_no_three() {
+        // Black's three on the row can become an open four only at (5,7) or (9,7), and each
+        // of those also makes a four on its column: a double four, a foul. Under renju black
+        // holds no open-four square there; under freestyle it holds two.
+        let open_four = |rule: Rule| {
+            let b = crate::search::testing::fake_three(rule);
+            assert_eq!(b.count(Color::Black, Threat::OpenFour), 2);
+            playable_counts(&b, Color::Black)[Threat::OpenFour as usize]
+        };
+        assert_eq!(open_four(Rule::Renju), 0);
+        assert_eq!(open_four(Rule::Freestyle), 2);
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub mod vct;
 mod worker;
 
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 
 pub use limits::Limits;
 pub use movegen::{legal_moves, quick_move};

@@ -63,7 +63,7 @@ pub(super) fn generated(b: &Board, depth: Depth) -> Vec<(Pos, bool, bool)> {
 
 /// Black's three on row 7 (6..8) whose open-four squares (5,7) and (9,7) are both double
 /// fours with black's closed threes on columns 5 and 9: a foul under renju. White to move.
-pub(super) fn fake_three(rule: Rule) -> Board {
+pub(crate) fn fake_three(rule: Rule) -> Board {
     parse_diagram(
         "
         . . . . . . . . . . . . . . .
