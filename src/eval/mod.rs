@@ -18,6 +18,10 @@
 //! * standard tables fitted to 5,810 games: +24 [-24, +74] in 158 games, undecided; renju
 //!   tables fitted to 9,261 games: -33 [-82, +14] in 200 games. Not kept: both families hold
 //!   the old values (with their win-probability scale fitted to those games).
+//! * freestyle round 2, fitted to 26,911 games of the round-1 engine (519,632 positions; the
+//!   round-1 games were not kept), starting from the round-1 tables: held-out cross-entropy
+//!   0.4227 -> 0.4100, yet -22.7 Elo [-56, +10] in 322 games; with 0.75 of the result in the
+//!   label and 150 epochs, -17.2 [-39, +4] in 891 games. Not kept.
 //!
 //! The board's extra table lookups cost about a tenth of the make+undo rate.
 
