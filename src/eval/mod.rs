@@ -116,10 +116,10 @@ fn threat_entry(board: &Board) -> usize {
 }
 
 /// How many empty squares give `color` each threat class, leaving out black's renju fouls from
-/// the three-three up: a foul is no threat, since black may not play it (RIF: three-three, four-four and overline), so a
-/// three whose open-four squares are all fouls is no three, and a four-four or three-three
-/// square holds nothing. Only those classes can hold fouls often enough to matter; a foul
-/// square of a lower class (a four or open three beside an overline) stays counted.
+/// the three-three up. A foul is no threat, since black may not play it (three-three,
+/// four-four and overline are fouls under RIF rules): a three whose open-four squares are all
+/// fouls is no three, and a three-three or four-four foul holds nothing. Only those classes
+/// hold fouls often; a foul square of a lower class (a four beside an overline) stays counted.
 #[inline]
 fn playable_counts(board: &Board, color: Color) -> [u16; Threat::COUNT] {
     let mut n = *board.counts(color);

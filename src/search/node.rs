@@ -346,44 +346,47 @@ mod tests {
         assert!(!is_decisive(v));
     }
 
+    /// Black (to move) with four open twos around (6,6); white's stones sit in the corners, or
+    /// (`three`) three of them make an open three on the bottom row, which black must answer.
+    fn open_twos(three: bool) -> crate::board::Board {
+        let (top, bottom) = if three {
+            (
+                ". . . . . . . . . . . . . . o",
+                ". . . . . . o o o . . . . . .",
+            )
+        } else {
+            (
+                "o . . . . . . . . . . . . . o",
+                "o . . . . . . . . . . . . . o",
+            )
+        };
+        parse_diagram(&format!(
+            "
+            {top}
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . x . x . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . x . x . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            {bottom}"
+        ))
+        .unwrap()
+        .to_board(Rule::Freestyle)
+        .unwrap()
+    }
+
     #[test]
     fn a_side_far_above_beta_near_the_leaves_is_not_searched() {
-        // Black to move with four open twos around (6,6); white's stones sit in the corners,
-        // or (`three`) three of them make an open three on the bottom row, which black must
-        // answer.
         let node = |three: bool, depth: Depth, pv_node: bool| {
-            let (top, bottom) = if three {
-                (
-                    ". . . . . . . . . . . . . . o",
-                    ". . . . . . o o o . . . . . .",
-                )
-            } else {
-                (
-                    "o . . . . . . . . . . . . . o",
-                    "o . . . . . . . . . . . . . o",
-                )
-            };
-            let b = parse_diagram(&format!(
-                "
-                {top}
-                . . . . . . . . . . . . . . .
-                . . . . . . . . . . . . . . .
-                . . . . . . . . . . . . . . .
-                . . . . . . . . . . . . . . .
-                . . . . . x . x . . . . . . .
-                . . . . . . . . . . . . . . .
-                . . . . . x . x . . . . . . .
-                . . . . . . . . . . . . . . .
-                . . . . . . . . . . . . . . .
-                . . . . . . . . . . . . . . .
-                . . . . . . . . . . . . . . .
-                . . . . . . . . . . . . . . .
-                . . . . . . . . . . . . . . .
-                {bottom}"
-            ))
-            .unwrap()
-            .to_board(Rule::Freestyle)
-            .unwrap();
+            let b = open_twos(three);
             assert_eq!(b.side_to_move(), Color::Black);
             with_worker(&b, depth, |w| {
                 let stat = evaluate(&w.board);
@@ -402,31 +405,11 @@ mod tests {
 
     #[test]
     fn far_below_alpha_near_the_leaves_only_threat_moves_are_searched() {
-        // White to move against black's four open twos around (6,6), nothing forced: at a
+        // White to move against black's four open twos (`open_twos`), nothing forced: at a
         // non-PV node of depth 2 whose static value plus the margin misses alpha, white
         // searches its first move and the moves that make or stop a three, no other quiet one.
         // Each child (black to move, far above its beta) is cut by reverse futility at once.
-        let mut b = parse_diagram(
-            "
-            o . . . . . . . . . . . . . o
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . x . x . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . x . x . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            . . . . . . . . . . . . . . .
-            o . . . . . . . . . . . . . o",
-        )
-        .unwrap()
-        .to_board(Rule::Freestyle)
-        .unwrap();
+        let mut b = open_twos(false);
         b.set_side_to_move(Color::White);
         let moves = crate::search::testing::generated(&b, 2);
         let threats = moves.iter().filter(|&&(_, quiet, _)| !quiet).count();
