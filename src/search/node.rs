@@ -10,7 +10,9 @@
 //!    caro) searches one ply more over the answers. +26 Elo (6e69e60, 320 games, 60 s + 1 s).
 //!    A VCF at every leaf with a four measured no gain (9f59c88).
 //! 5. Reverse futility pruning: near the leaves, a side far above beta with no three to answer
-//!    returns its static value. +103 Elo [+48, +163] (ca8648b, 80 games, 60 s + 1 s).
+//!    returns its static value. +103 Elo [+48, +163] (ca8648b, depth 3 at 120 a ply, 80 games,
+//!    60 s + 1 s); to depth 6 at 100 a ply: +40.6 [+15.1, +66.5], SPRT passed in 679 games at
+//!    100 k nodes, against 6491394.
 //! 6. Mate-distance pruning. Not measured alone.
 //! 7. The transposition table: a cut-off at non-PV nodes from a deep enough entry.
 //! 8. The table's move is searched before the others are generated (speed: 0.99 M to
@@ -34,9 +36,10 @@
 //! * late-move pruning of every move that makes or stops no four past `6 + 3 * depth` moves
 //!   (beside the quiet count): +9.2 [-7, +25] in 1,738 games (+15.6 [-3.5, +34.9] in the first
 //!   1,000, LLR 1.11; +0.5 in the next 738);
-//! * reverse futility pruning to depth 6 at 100 a ply (was depth 3 at 120), against bf1b703
-//!   (before futility pruning): +24.1 [+8.2, +40.1] in 1,488 games, LLR 2.92 of 2.94 when
-//!   stopped at the session's end; to be tested again against the futility pruning's commit.
+//! * late-move pruning of half the quiet moves (of `quiet_move_limit`) when the side to move's
+//!   static value is not above its value two plies before: -6.6 [-29, +16] in 370 games (LLR
+//!   -0.88); Rapfi's count, `3 + depth^1.32` moves of any kind but fours, halved when not
+//!   improving: -59.8 [-109, -13] in 182 games. Both against 28e26e3.
 
 use super::worker::{Worker, MAX_PLY};
 use crate::eval::evaluate;
@@ -51,10 +54,9 @@ const LMR_MIN_DEPTH: Depth = 3;
 /// Moves from this index on are reduced by two plies instead of one.
 const LMR_DEEP_MOVES: usize = 12;
 /// Reverse futility pruning: deepest remaining depth it applies at, and the margin per ply
-/// by which the static value must beat beta (in evaluation points; set when an open three's
-/// square was worth about 76 and a four-three's 532, the old shape values).
-const RFP_MAX_DEPTH: Depth = 3;
-const RFP_MARGIN: Value = 120;
+/// by which the static value must beat beta (in evaluation points of the learned tables).
+const RFP_MAX_DEPTH: Depth = 6;
+const RFP_MARGIN: Value = 100;
 /// Futility pruning: deepest remaining depth at which quiet moves are skipped when the static
 /// value plus this margin per ply cannot reach alpha (a quiet move changes the static value
 /// by much less: it makes or stops no three).
