@@ -36,10 +36,16 @@
 //! * late-move pruning of every move that makes or stops no four past `6 + 3 * depth` moves
 //!   (beside the quiet count): +9.2 [-7, +25] in 1,738 games (+15.6 [-3.5, +34.9] in the first
 //!   1,000, LLR 1.11; +0.5 in the next 738);
-//! * late-move pruning of half the quiet moves (of `quiet_move_limit`) when the side to move's
+//! * late-move pruning of half the quiet moves kept (of `6 + 2 * depth²`) when the side to move's
 //!   static value is not above its value two plies before: -6.6 [-29, +16] in 370 games (LLR
 //!   -0.88); Rapfi's count, `3 + depth^1.32` moves of any kind but fours, halved when not
-//!   improving: -59.8 [-109, -13] in 182 games. Both against 28e26e3.
+//!   improving: -59.8 [-109, -13] in 182 games. Both against 28e26e3 (the reverse futility
+//!   step above, before its notes);
+//! * internal iterative reduction, a ply less at depth 4 or more without a table move: +6.1
+//!   [-23, +35] in 342 games (LLR 0.05), against 28e26e3;
+//! * fail-high reduction, a ply less for moves that make no four at a non-PV node whose static
+//!   value beats beta by 40 a ply (its cut-off not searched again at full depth): +3.1
+//!   [-23, +30] in 443 games (LLR -0.10), against 78d6587.
 
 use super::worker::{Worker, MAX_PLY};
 use crate::eval::evaluate;
