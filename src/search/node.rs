@@ -61,7 +61,7 @@ const LMR_MIN_DEPTH: Depth = 3;
 /// Moves from this index on are reduced by two plies instead of one.
 const LMR_DEEP_MOVES: usize = 12;
 /// Reverse futility pruning: deepest remaining depth it applies at, and the margin per ply
-/// by which the static value must beat beta (in evaluation points of the learned tables).
+/// by which the static value must beat beta (in evaluation points, the same for every rule).
 const RFP_MAX_DEPTH: Depth = 8;
 const RFP_MARGIN: Value = 100;
 /// Futility pruning: deepest remaining depth at which quiet moves are skipped when the static
