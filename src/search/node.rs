@@ -50,7 +50,13 @@
 //! * a ply less for the later moves of a PV node once one has raised alpha, at depth 3 to 11:
 //!   -8.1 [-33.1, +16.8] in 472 games (LLR -0.81), against dd1359b;
 //! * reverse futility pruning at 80 a ply (not 100): -16.3 [-32.9, +0.2], SPRT failed (H0) in
-//!   1,174 games, against dd1359b.
+//!   1,174 games, against dd1359b;
+//! * null-move pruning at non-PV nodes of depth 3 or more facing no three whose static value
+//!   beats beta (a reduction of `2 + depth / 3`): -20.5 [-50.1, +8.9] in 102 games (LLR
+//!   -1.14), against 1d09fcb; it seldom cut (the same depths as without it);
+//! * at most two leaves a line searched a ply more for facing a three (step 4; such chains
+//!   took most of a middle-game search's nodes): a ply deeper in the middle game (6.3 against
+//!   5.2 at 100 k nodes), yet +0.4 [-20.5, +21.4] in 774 games (LLR -0.40), against c02be50.
 
 use super::worker::{Worker, MAX_PLY};
 use crate::eval::evaluate;
