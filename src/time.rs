@@ -16,7 +16,7 @@ pub const MATCH_RESERVE_MS: i64 = 150;
 /// (0, 10) undecided (LLR 0.25); moves 20-60 then averaged 124 ms against 444 ms for moves
 /// 1-20, and games ended with about 5 s of the clock unused: not kept. Spreading it over the
 /// moves the game will last, `max(20, 50 - moves played)` further moves: -6.2 [-65, +52] in
-/// 112 games (341 ms over moves 1-20, 119 over 21-60, 5.3 s left at the end); `max(12, 40 -
+/// 112 games (343 ms over moves 1-20, 122 over 21-60, 5.2 s left at the end); `max(12, 40 -
 /// moves played)` with a hard limit of two shares (not three): -11.3 [-41, +18] in 400 games
 /// (361 and 117 ms, 5.0 s left), against 20 (428 and 90 ms, 4.0 s left). Neither kept.
 pub const MATCH_MOVES_TO_GO: i64 = 20;
