@@ -22,7 +22,10 @@ const THREAT_NODES_PER_DEPTH: u64 = 5_000;
 /// hard time limit (capped). In the middle game at 1 s + 10 s + 0.1 s it takes 40-200 ms of a
 /// move's 190 ms soft limit (its nodes cost about twice a search node's). A budget from the
 /// soft limit instead: +20.0 Elo [-5.4, +45.6] in 400 games at that clock, SPRT (0, 10)
-/// undecided (LLR 0.89), against 1d09fcb: not kept.
+/// undecided (LLR 0.89), against 1d09fcb; run again with other openings (seed 2), +12.2
+/// [-16.3, +40.8] in 400 games (LLR 0.34), against 2802a67. It took the root threat phase from
+/// 117 to 60 ms on average in 20 positions at move 50 (depth 4.1 to 5.2), yet neither run
+/// passed: not kept.
 pub(super) const ROOT_VCT_THREATS: i32 = 8;
 const ROOT_VCT_NODES_PER_MS: u64 = 150;
 const ROOT_VCT_NODES: u64 = 1_500_000;
