@@ -1,8 +1,9 @@
 //! Move generation and ordering: the legal moves, the root moves best first, and at each node
 //! the candidate squares near the stones, each flagged quiet (it makes or stops no three:
-//! reducible) or late (a quiet move past the late-move count), ordered by the table's move,
-//! killers, history and shape. Against a threat to make an open four only our fours and the
-//! squares that stop it are generated.
+//! reducible) or late (a quiet move past the late-move count, or a move that makes or stops a
+//! three but no four past its own count), ordered by the table's move, killers, history and
+//! shape. Against a threat to make an open four only our fours and the squares on the threat's
+//! lines that stop it are generated.
 
 use super::worker::Worker;
 use crate::board::Board;
@@ -16,6 +17,10 @@ use crate::types::{Color, Depth, Pos};
 const MAX_QUIET_MOVES: usize = 24;
 const LMP_BASE: usize = 6;
 const LMP_PER_DEPTH2: usize = 2;
+/// Moves that make or stop a three but no four are late (pruned like late quiet moves) from
+/// this index in the move order on: `LMP_THREE_BASE + LMP_THREE_PER_DEPTH * depth`.
+const LMP_THREE_BASE: usize = 6;
+const LMP_THREE_PER_DEPTH: usize = 3;
 /// Weight of attack against defence when ordering moves (per 4 of defence).
 const ORDER_ATTACK_WEIGHT: i32 = 5;
 
@@ -83,6 +88,27 @@ pub(super) fn root_moves(board: &Board) -> Vec<Pos> {
     scored.into_iter().map(|(_, p)| p).collect()
 }
 
+/// True when `q` makes a four (or better) for the side to move `me`, or stops one of the
+/// opponent's: such moves are never pruned or reduced.
+#[inline]
+pub(super) fn makes_or_stops_four(board: &Board, me: Color, q: Pos) -> bool {
+    board.threat(me, q) >= Threat::Block4 || board.threat(me.opp(), q) >= Threat::Block4
+}
+
+/// Distance along a line within which a square can stop the opponent's threat to make an open
+/// four (`.XXX..` with the four's far end; range 4-6).
+const DEFENCE_REACH: i32 = 5;
+
+/// True when `q` lies on one of the four lines through a square where `opp` makes an open four,
+/// within `DEFENCE_REACH` of it: only such squares can stop that threat (our own fours aside).
+fn on_threat_line(board: &Board, opp: Color, q: Pos) -> bool {
+    let (qx, qy) = (q.x() as i32, q.y() as i32);
+    board.squares_with(opp, Threat::OpenFour).any(|t| {
+        let (dx, dy) = (t.x() as i32 - qx, t.y() as i32 - qy);
+        (dx == 0 || dy == 0 || dx.abs() == dy.abs()) && dx.abs().max(dy.abs()) <= DEFENCE_REACH
+    })
+}
+
 #[inline]
 fn order_score(board: &Board, me: Color, p: Pos) -> i32 {
     board.value(me, p) * ORDER_ATTACK_WEIGHT + board.value(me.opp(), p) * 4
@@ -98,7 +124,11 @@ impl Worker<'_> {
         let me = b.side_to_move();
         let mine = b.threat(me, q);
         let theirs = b.threat(me.opp(), q);
-        if (must_defend && mine < Threat::Block4 && theirs < Threat::Block4) || b.is_foul(me, q) {
+        if (must_defend
+            && mine < Threat::Block4
+            && (theirs < Threat::Block4 || !on_threat_line(b, me.opp(), q)))
+            || b.is_foul(me, q)
+        {
             return None;
         }
         Some(mine < Threat::Flex3 && theirs < Threat::Flex3)
@@ -149,12 +179,19 @@ impl Worker<'_> {
         let mut quiet_seen = 0;
         let max_quiet =
             MAX_QUIET_MOVES.min(LMP_BASE + LMP_PER_DEPTH2 * (depth.max(0) as usize).pow(2));
+        let max_three = LMP_THREE_BASE + LMP_THREE_PER_DEPTH * depth.max(0) as usize;
         keys.into_iter()
-            .map(|k| {
+            .enumerate()
+            .map(|(i, k)| {
                 let q = Pos((k as u32 >> 1) as u16);
                 let quiet = k & 1 == 1;
                 quiet_seen += quiet as usize;
-                (q, quiet, quiet && quiet_seen > max_quiet)
+                let late = if quiet {
+                    quiet_seen > max_quiet
+                } else {
+                    i >= max_three && !makes_or_stops_four(b, me, q)
+                };
+                (q, quiet, late)
             })
             .collect()
     }
@@ -210,9 +247,83 @@ mod tests {
         let kept = moves.iter().filter(|&&(_, q, late)| q && !late).count();
         assert_eq!(kept, LMP_BASE + LMP_PER_DEPTH2);
         assert!(moves.iter().any(|&(_, _, late)| late));
-        // Late moves come after the kept ones and are all quiet.
-        let first_late = moves.iter().position(|&(_, _, late)| late).unwrap();
+        // Late quiet moves come after the kept ones.
+        let first_late = moves.iter().position(|&(_, q, late)| q && late).unwrap();
         assert!(moves[first_late..].iter().all(|&(_, q, late)| late || !q));
+    }
+
+    #[test]
+    fn moves_that_make_or_stop_only_a_three_are_late_past_their_count() {
+        // Black's four open twos around (6,6), nothing forced: many squares make a three.
+        let b = crate::notation::parse_diagram(
+            "
+            o . . . . . . . . . . . . . o
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . x . x . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . x . x . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            o . . . . . . . . . . . . . o",
+        )
+        .unwrap()
+        .to_board(Rule::Freestyle)
+        .unwrap();
+        let me = b.side_to_move();
+        for depth in 1..=2 {
+            let moves = generated(&b, depth);
+            let count = LMP_THREE_BASE + LMP_THREE_PER_DEPTH * depth as usize;
+            let threes: Vec<usize> = (0..moves.len())
+                .filter(|&i| !moves[i].1 && !makes_or_stops_four(&b, me, moves[i].0))
+                .collect();
+            assert!(threes.iter().any(|&i| i >= count), "{depth}");
+            for i in threes {
+                assert_eq!(moves[i].2, i >= count, "{depth} {}", moves[i].0);
+            }
+        }
+    }
+
+    #[test]
+    fn against_an_open_three_only_its_lines_are_defended() {
+        // White's open three on row 7 threatens an open four at (4,7) and (8,7); white's closed
+        // three on column 12 has four squares far from it. Black to move has no four: only
+        // the squares on the open three's lines within reach stop it.
+        let b = crate::notation::parse_diagram(
+            "
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . x . .
+            . . . . . . . . . . . . o . .
+            . . . . . . . . . . . . o . .
+            . . . . . . . . . . . . o . .
+            . . . . . . . . . . . . . . .
+            . . . . . o o o . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . x . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . x . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .",
+        )
+        .unwrap()
+        .to_board(Rule::Freestyle)
+        .unwrap();
+        assert_eq!(b.side_to_move(), Color::Black);
+        let moves: Vec<Pos> = generated(&b, 3).iter().map(|m| m.0).collect();
+        for q in [(4, 7), (8, 7), (3, 7), (9, 7)] {
+            assert!(moves.contains(&Pos::new(q.0, q.1)), "{q:?} {moves:?}");
+        }
+        // White's four square below its closed three is no defence.
+        assert!(b.threat(Color::White, Pos::new(12, 6)) >= Threat::Block4);
+        assert!(!moves.contains(&Pos::new(12, 6)), "{moves:?}");
     }
 
     #[test]

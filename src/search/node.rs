@@ -27,16 +27,25 @@
 //!    Futility pruning: at non-PV nodes of depth 3 or less with no three to answer, whose
 //!    static value plus 150 a ply does not reach alpha, quiet moves after the first are skipped
 //!    (+17.5 Elo [+0.0, +35.1], SPRT passed in 1,431 games at 100 k nodes, against bf1b703).
+//!    Moves that make or stop a three but no four are treated nearly as quiet ones, measured
+//!    together: they are pruned from the `6 + 3 * depth`-th move on and reduced by a ply from the
+//!    seventh at depth 3 or more, and against an open three only the squares on its lines (and
+//!    our own fours) are defences (`movegen`): +54.7 Elo [+29.7, +80.2], SPRT elo0=0 elo1=10
+//!    passed in 629 games at 100 k nodes, against d0dc5ca (alone, in earlier sessions: +9.2,
+//!    +6.6 and +6.7, each undecided).
 //! 10. A cut-off: the move becomes a killer (when quiet) and gains history.
 //! 11. The result goes into the table.
 //!
 //! Tried and left out (against the commit before, 100 k nodes a move, 15x15 freestyle, shared
 //! balanced openings, SPRT elo0=0 elo1=10 undecided when stopped):
-//! * a reduction of one ply for moves that make or stop a three but no four, from the seventh
-//!   move at depth 3 or more: +6.6 [-22, +36] in 529 games;
-//! * late-move pruning of every move that makes or stops no four past `6 + 3 * depth` moves
-//!   (beside the quiet count): +9.2 [-7, +25] in 1,738 games (+15.6 [-3.5, +34.9] in the first
-//!   1,000, LLR 1.11; +0.5 in the next 738);
+//! * alone, each of the three steps kept together in step 9: a reduction of one ply for moves
+//!   that make or stop a three but no four, from the seventh move at depth 3 or more: +6.6
+//!   [-22, +36] in 529 games; late-move pruning of every move that makes or stops no four past
+//!   `6 + 3 * depth` moves (beside the quiet count): +9.2 [-7, +25] in 1,738 games (+15.6
+//!   [-3.5, +34.9] in the first 1,000, LLR 1.11; +0.5 in the next 738); against an open three,
+//!   only the squares within five of its open-four squares on their lines (and our own fours)
+//!   as defences, not the opponent's four squares elsewhere: +6.7 [-8.6, +22.0] in 986 games
+//!   (LLR 0.28), against 2802a67;
 //! * late-move pruning of half the quiet moves kept (of `6 + 2 * depth²`) when the side to move's
 //!   static value is not above its value two plies before: -6.6 [-29, +16] in 370 games (LLR
 //!   -0.88); Rapfi's count, `3 + depth^1.32` moves of any kind but fours, halved when not
@@ -57,10 +66,8 @@
 //! * at most two leaves a line searched a ply more for facing a three (step 4; such chains
 //!   took most of a middle-game search's nodes): a ply deeper in the middle game (6.3 against
 //!   5.2 at 100 k nodes), yet +0.4 [-20.5, +21.4] in 774 games (LLR -0.40), against c02be50.
-//! * against an open three, only the squares within five of its open-four squares on their
-//!   lines (and our own fours) as defences, not the opponent's four squares elsewhere (bench
-//!   510287 to 498480): +6.7 [-8.6, +22.0] in 986 games (LLR 0.28), against 2802a67.
 
+use super::movegen::makes_or_stops_four;
 use super::worker::{Worker, MAX_PLY};
 use crate::eval::evaluate;
 use crate::pattern::Threat;
@@ -71,6 +78,8 @@ use crate::types::{loss_in, win_in, Bound, Depth, Pos, Value, INFINITE, WIN_BOUN
 const LMR_FULL_MOVES: usize = 3;
 /// Shallowest depth at which late moves are reduced.
 const LMR_MIN_DEPTH: Depth = 3;
+/// Moves that make or stop a three but no four are reduced by a ply from this index on.
+const LMR_THREE_MOVES: usize = 6;
 /// Moves from this index on are reduced by two plies instead of one.
 const LMR_DEEP_MOVES: usize = 12;
 /// Reverse futility pruning: deepest remaining depth it applies at, and the margin per ply
@@ -241,16 +250,13 @@ impl Worker<'_> {
             if futile && quiet && i > 0 && best_value > -WIN_BOUND {
                 continue;
             }
+            let four = !quiet && makes_or_stops_four(&self.board, me, mv);
             self.board.play(mv);
             let mut v;
             if i == 0 {
                 v = -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node);
             } else {
-                let r = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_FULL_MOVES {
-                    1 + (i >= LMR_DEEP_MOVES) as Depth
-                } else {
-                    0
-                };
+                let r = late_move_reduction(quiet, four, depth, i);
                 v = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
                 if v > alpha && r > 0 && !self.aborted {
                     v = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, false);
@@ -296,6 +302,19 @@ impl Worker<'_> {
         self.tt
             .store(key, best_move, to_tt(best_value, p), depth, bound);
         best_value
+    }
+}
+
+/// Plies by which the `i`-th move (from 0) of a node of `depth` is first searched less: a quiet
+/// move (it makes or stops no three) from the fourth on, by two from the thirteenth; a move that
+/// makes or stops a three but no four from the seventh on; never a four or its block.
+fn late_move_reduction(quiet: bool, four: bool, depth: Depth, i: usize) -> Depth {
+    if depth < LMR_MIN_DEPTH || four {
+        0
+    } else if quiet {
+        (i >= LMR_FULL_MOVES) as Depth + (i >= LMR_DEEP_MOVES) as Depth
+    } else {
+        (i >= LMR_THREE_MOVES) as Depth
     }
 }
 
@@ -430,12 +449,16 @@ mod tests {
     fn far_below_alpha_near_the_leaves_only_threat_moves_are_searched() {
         // White to move against black's four open twos (`open_twos`), nothing forced: at a
         // non-PV node of depth 2 whose static value plus the margin misses alpha, white
-        // searches its first move and the moves that make or stop a three, no other quiet one.
+        // searches its first move and the moves that make or stop a three (those not late), no
+        // other quiet one.
         // Each child (black to move, far above its beta) is cut by reverse futility at once.
         let mut b = open_twos(false);
         b.set_side_to_move(Color::White);
         let moves = crate::search::testing::generated(&b, 2);
-        let threats = moves.iter().filter(|&&(_, quiet, _)| !quiet).count();
+        let threats = moves
+            .iter()
+            .filter(|&&(_, quiet, late)| !quiet && !late)
+            .count();
         let kept = moves.iter().filter(|&&(_, _, late)| !late).count();
         assert!(threats > 0 && kept > threats + 1, "{threats} {kept}");
         let nodes = |margin: Value| {
@@ -450,6 +473,18 @@ mod tests {
         assert_eq!(nodes(FUTILITY_MARGIN * 2), 1 + threats + first_quiet);
         // Closer to alpha, every kept move is searched.
         assert_eq!(nodes(FUTILITY_MARGIN * 2 - 1), 1 + kept);
+    }
+
+    #[test]
+    fn late_moves_are_reduced_by_how_little_they_threaten() {
+        let r = |quiet, four, depth, i| late_move_reduction(quiet, four, depth, i);
+        // Quiet moves: from the fourth, two plies from the thirteenth.
+        assert_eq!([2, 3, 11, 12].map(|i| r(true, false, 3, i)), [0, 1, 1, 2]);
+        // Moves that make or stop a three: a ply from the seventh.
+        assert_eq!([5, 6, 20].map(|i| r(false, false, 3, i)), [0, 1, 1]);
+        // Fours and their blocks never; nothing below the shallowest depth.
+        assert_eq!(r(false, true, 9, 30), 0);
+        assert_eq!(r(true, false, LMR_MIN_DEPTH - 1, 30), 0);
     }
 
     #[test]
