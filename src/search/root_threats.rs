@@ -36,14 +36,16 @@ pub(super) const SAFETY_MOVES: usize = 40;
 const SAFETY_NODES_PER_MS: u64 = 300;
 const SAFETY_NODES: u64 = 600_000;
 const SAFETY_MIN_NODES: u64 = 2_000;
-/// The VCT tried at the root: a win (plies, line) and the nodes spent.
+/// The VCT tried at the root with `1 / share` of its node budget: a win (plies, line) and the
+/// nodes spent.
 pub(super) fn root_vct(
     board: &Board,
     limits: &Limits,
+    share: u64,
     abort: Abort,
     proofs: &Mutex<Proofs>,
 ) -> (Option<(i32, Vec<Pos>)>, u64) {
-    let n = threat_budget(limits, ROOT_VCT_NODES_PER_MS, ROOT_VCT_NODES);
+    let n = threat_budget(limits, ROOT_VCT_NODES_PER_MS, ROOT_VCT_NODES) / share.max(1);
     let mut vct = Vct::new(n).with_abort(abort);
     // A win by threats takes at most two plies per threat, plus the final four and five.
     let r = vct
