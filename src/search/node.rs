@@ -66,6 +66,11 @@
 //! * at most two leaves a line searched a ply more for facing a three (step 4; such chains
 //!   took most of a middle-game search's nodes): a ply deeper in the middle game (6.3 against
 //!   5.2 at 100 k nodes), yet +0.4 [-20.5, +21.4] in 774 games (LLR -0.40), against c02be50.
+//! * step 10 with a history malus and counter-moves: the quiet moves searched before a cut-off
+//!   lose the bonus the cutting move gains (history kept within a bound, each update moving a
+//!   value towards it), and the quiet move that last cut off after the opponent's last move
+//!   is ordered after the killers (bench 388635 to 387370): +1.8 [-22.5, +26.0] in 394 games
+//!   (LLR -0.21), against 0105cfe; stopped for machine time.
 
 use super::movegen::makes_or_stops_four;
 use super::worker::{Worker, MAX_PLY};
