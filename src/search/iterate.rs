@@ -51,6 +51,7 @@ impl Worker<'_> {
                     last = self.shared.main_score.load(Ordering::Relaxed);
                 }
             }
+            self.root_depth = depth;
             let (score, mv) = self.aspiration(&mut moves, depth, last);
             if self.aborted && depth > 1 + (self.id as Depth & 1) {
                 // An interrupted iteration still improves on the last one when its first move

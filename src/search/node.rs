@@ -16,29 +16,34 @@
 //!    at 100 k nodes, against 92f6a7f.
 //! 6. Mate-distance pruning. Not measured alone.
 //! 7. The transposition table: a cut-off at non-PV nodes from a deep enough entry.
-//! 8. The table's move is searched before the others are generated (speed: 0.99 M to
+//! 8. Singular extension: a table move (from an entry at most 3 plies shallower, not an upper
+//!    bound) whose value the other moves, searched at half depth, all miss by 8 a ply is
+//!    searched a ply deeper; when they reach beta anyway, the node is cut (multi-cut). From
+//!    depth 6, never past twice the iteration's depth: +55.7 Elo [+30.6, +81.4], SPRT elo0=0
+//!    elo1=10 passed (H1) in 522 games at 100 k nodes, against 0105cfe.
+//! 9. The table's move is searched before the others are generated (speed: 0.99 M to
 //!    1.19 M nodes a second, ac7f496).
-//! 9. The moves (`movegen`): late quiet moves are pruned while a searched move does not lose
-//!    (late-move pruning, +40 Elo [-8, +90], 3780f33, 200 games at 100 k nodes); the first move
-//!    gets the full window, the others a null window; quiet moves from the fourth on, at depth
-//!    3 or more, are reduced by a ply, by two from the thirteenth (late-move reduction, not
-//!    measured alone; a log-shaped formula measured no gain, 3780f33 and session 11), and
-//!    searched again at full depth, then with the full window, when they beat alpha.
-//!    Futility pruning: at non-PV nodes of depth 3 or less with no three to answer, whose
-//!    static value plus 150 a ply does not reach alpha, quiet moves after the first are skipped
-//!    (+17.5 Elo [+0.0, +35.1], SPRT passed in 1,431 games at 100 k nodes, against bf1b703).
-//!    Moves that make or stop a three but no four are treated nearly as quiet ones, measured
-//!    together: they are pruned from the `6 + 3 * depth`-th move on and reduced by a ply from the
-//!    seventh at depth 3 or more, and against an open three only the squares on its lines (and
-//!    our own fours) are defences (`movegen`): +54.7 Elo [+29.7, +80.2], SPRT elo0=0 elo1=10
-//!    passed in 629 games at 100 k nodes, against d0dc5ca (alone, in earlier sessions: +9.2,
-//!    +6.6 and +6.7, each undecided).
-//! 10. A cut-off: the move becomes a killer (when quiet) and gains history.
-//! 11. The result goes into the table.
+//! 10. The moves (`movegen`): late quiet moves are pruned while a searched move does not lose
+//!     (late-move pruning, +40 Elo [-8, +90], 3780f33, 200 games at 100 k nodes); the first move
+//!     gets the full window, the others a null window; quiet moves from the fourth on, at depth
+//!     3 or more, are reduced by a ply, by two from the thirteenth (late-move reduction, not
+//!     measured alone; a log-shaped formula measured no gain, 3780f33 and session 11), and
+//!     searched again at full depth, then with the full window, when they beat alpha.
+//!     Futility pruning: at non-PV nodes of depth 3 or less with no three to answer, whose
+//!     static value plus 150 a ply does not reach alpha, quiet moves after the first are skipped
+//!     (+17.5 Elo [+0.0, +35.1], SPRT passed in 1,431 games at 100 k nodes, against bf1b703).
+//!     Moves that make or stop a three but no four are treated nearly as quiet ones, measured
+//!     together: they are pruned from the `6 + 3 * depth`-th move on and reduced by a ply from the
+//!     seventh at depth 3 or more, and against an open three only the squares on its lines (and
+//!     our own fours) are defences (`movegen`): +54.7 Elo [+29.7, +80.2], SPRT elo0=0 elo1=10
+//!     passed in 629 games at 100 k nodes, against d0dc5ca (alone, in earlier sessions: +9.2,
+//!     +6.6 and +6.7, each undecided).
+//! 11. A cut-off: the move becomes a killer (when quiet) and gains history.
+//! 12. The result goes into the table.
 //!
 //! Tried and left out (against the commit before, 100 k nodes a move, 15x15 freestyle, shared
 //! balanced openings, SPRT elo0=0 elo1=10 undecided when stopped):
-//! * alone, each of the three steps kept together in step 9: a reduction of one ply for moves
+//! * alone, each of the three steps kept together in step 10: a reduction of one ply for moves
 //!   that make or stop a three but no four, from the seventh move at depth 3 or more: +6.6
 //!   [-22, +36] in 529 games; late-move pruning of every move that makes or stops no four past
 //!   `6 + 3 * depth` moves (beside the quiet count): +9.2 [-7, +25] in 1,738 games (+15.6
@@ -66,11 +71,17 @@
 //! * at most two leaves a line searched a ply more for facing a three (step 4; such chains
 //!   took most of a middle-game search's nodes): a ply deeper in the middle game (6.3 against
 //!   5.2 at 100 k nodes), yet +0.4 [-20.5, +21.4] in 774 games (LLR -0.40), against c02be50.
-//! * step 10 with a history malus and counter-moves: the quiet moves searched before a cut-off
+//! * step 11 with a history malus and counter-moves: the quiet moves searched before a cut-off
 //!   lose the bonus the cutting move gains (history kept within a bound, each update moving a
 //!   value towards it), and the quiet move that last cut off after the opponent's last move
 //!   is ordered after the killers (bench 388635 to 387370): +1.8 [-22.5, +26.0] in 394 games
 //!   (LLR -0.21), against 0105cfe; stopped for machine time.
+//! * late quiet moves at non-PV nodes reduced by at least `0.7 * ln(depth) * ln(index + 1)`
+//!   plies (leaving one; bench 388635 to 370624): +9.6 [-7.1, +26.3] in 1,086 games (LLR
+//!   0.63), against 0105cfe; stopped when the singular extension (step 8) passed;
+//! * moves that make or stop a three but no four reduced like quiet ones, a ply from the
+//!   fourth move and two from the thirteenth (bench 388635 to 340423): -3.1 [-29.4, +23.2] in
+//!   448 games (LLR -0.45), against 0105cfe.
 
 use super::movegen::makes_or_stops_four;
 use super::worker::{Worker, MAX_PLY};
@@ -97,6 +108,11 @@ const RFP_MARGIN: Value = 100;
 /// by much less: it makes or stops no three).
 const FUTILITY_MAX_DEPTH: Depth = 3;
 const FUTILITY_MARGIN: Value = 150;
+/// Singular extension: shallowest depth, how much shallower the table's entry may be, and the
+/// margin per ply below its value that the other moves must stay under.
+const SE_MIN_DEPTH: Depth = 6;
+const SE_TT_DEPTH: Depth = 3;
+const SE_MARGIN: Value = 8;
 
 impl Worker<'_> {
     /// The value of the position for the side to move, searched `depth` plies deep inside the
@@ -196,13 +212,25 @@ impl Worker<'_> {
             return alpha0;
         }
 
-        // 7. The transposition table.
+        // 7. The transposition table (no cut-off in a singular test: a move is left out).
         let key = self.board.hash();
+        let excluded = self.excluded[ply];
         let mut tt_move = Pos::NONE;
+        let mut singular = None;
         if let Some(hit) = self.tt.probe(key) {
             tt_move = hit.mv;
             let v = from_tt(hit.value, p);
-            if !pv_node && hit.depth >= depth {
+            if excluded.is_none()
+                && depth >= SE_MIN_DEPTH
+                && (ply as Depth) < 2 * self.root_depth
+                && hit.depth >= depth - SE_TT_DEPTH
+                && hit.bound != Bound::Upper
+                && !tt_move.is_none()
+                && v.abs() < WIN_BOUND
+            {
+                singular = Some(v);
+            }
+            if excluded.is_none() && !pv_node && hit.depth >= depth {
                 match hit.bound {
                     Bound::Exact => return v,
                     Bound::Lower if v >= beta => return v,
@@ -212,8 +240,34 @@ impl Worker<'_> {
             }
         }
 
-        // 8. The table's move is searched before the others are generated: it often ends the
+        // 8. Singular extension: a table move whose value no other move comes near (searched at
+        // half depth, a margin below it) is searched a ply deeper; when the others reach beta
+        // too, the node is cut.
+        let mut extend_tt = 0;
+        if let Some(tv) = singular {
+            if self.tt_first(tt_move, must_defend).is_some() {
+                let sbeta = tv - SE_MARGIN * depth;
+                self.excluded[ply] = tt_move;
+                let v = self.negamax((depth - 1) / 2, sbeta - 1, sbeta, ply, false);
+                self.excluded[ply] = Pos::NONE;
+                if self.aborted {
+                    return 0;
+                }
+                if v < sbeta {
+                    extend_tt = 1;
+                } else if sbeta >= beta {
+                    return sbeta;
+                }
+            }
+        }
+
+        // 9. The table's move is searched before the others are generated: it often ends the
         // node alone. The order and flags are those `generate` gives, so nothing else changes.
+        let tt_move = if tt_move == excluded {
+            Pos::NONE
+        } else {
+            tt_move
+        };
         let first = self.tt_first(tt_move, must_defend);
         let mut moves = match first {
             Some(m) => vec![m],
@@ -224,7 +278,7 @@ impl Worker<'_> {
             // Every square is a foul (renju): black must play one and lose.
             return loss_in(p + 1);
         }
-        // 9. The moves, best first.
+        // 10. The moves, best first.
         let mut best_value = -INFINITE;
         let mut best_move = Pos::NONE;
         let orig_alpha = alpha;
@@ -244,6 +298,9 @@ impl Worker<'_> {
             let i = next;
             let (mv, quiet, late) = moves[i];
             next += 1;
+            if mv == excluded {
+                continue;
+            }
             // A late quiet move is pruned only while some move searched does not lose: a
             // loss proven with moves left unsearched is no proof (the pruned move may be the
             // one defence), and a false mate score would stand for good in the table.
@@ -259,7 +316,8 @@ impl Worker<'_> {
             self.board.play(mv);
             let mut v;
             if i == 0 {
-                v = -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node);
+                let ext = if mv == tt_move { extend_tt } else { 0 };
+                v = -self.negamax(depth - 1 + ext, -beta, -alpha, ply + 1, pv_node);
             } else {
                 let r = late_move_reduction(quiet, four, depth, i);
                 v = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
@@ -281,7 +339,7 @@ impl Worker<'_> {
                     alpha = v;
                     self.set_pv(ply, mv);
                     if v >= beta {
-                        // 10. A cut-off: a quiet move becomes a killer; the move gains history.
+                        // 11. A cut-off: a quiet move becomes a killer; the move gains history.
                         if quiet {
                             let k = &mut self.killers[ply];
                             if k[0] != mv {
@@ -296,7 +354,10 @@ impl Worker<'_> {
                 }
             }
         }
-        // 11. The result goes into the table.
+        // 12. The result goes into the table (not a singular test's: a move was left out).
+        if !excluded.is_none() {
+            return best_value;
+        }
         let bound = if best_value >= beta {
             Bound::Lower
         } else if best_value > orig_alpha {
@@ -478,6 +539,25 @@ mod tests {
         assert_eq!(nodes(FUTILITY_MARGIN * 2), 1 + threats + first_quiet);
         // Closer to alpha, every kept move is searched.
         assert_eq!(nodes(FUTILITY_MARGIN * 2 - 1), 1 + kept);
+    }
+
+    #[test]
+    fn a_singular_test_skips_the_table_move_and_leaves_the_table_alone() {
+        // Black (to move) with four open twos: a search stores a table move; the search that
+        // leaves it out (as the singular extension's test does) answers with another move and
+        // writes nothing, so the entry the extension read stays as it was.
+        let b = open_twos(false);
+        with_worker(&b, 4, |w| {
+            w.negamax(4, -INFINITE, INFINITE, 1, true);
+            let hit = w.tt.probe(b.hash()).expect("an entry");
+            assert!(!hit.mv.is_none());
+            w.excluded[1] = hit.mv;
+            let v = w.negamax(3, -INFINITE, INFINITE, 1, true);
+            w.excluded[1] = Pos::NONE;
+            assert!(v > -INFINITE);
+            assert!(w.pv_len[1] > 0 && w.pv[1][0] != hit.mv, "{}", hit.mv);
+            assert_eq!(w.tt.probe(b.hash()), Some(hit));
+        });
     }
 
     #[test]

@@ -43,6 +43,10 @@ pub(super) struct Worker<'a> {
     /// The principal variation from each ply (triangular table) and its lengths.
     pub(super) pv: Box<[[Pos; MAX_PLY]; MAX_PLY]>,
     pub(super) pv_len: [usize; MAX_PLY],
+    /// The move left out at each ply while a singular extension tests the others.
+    pub(super) excluded: [Pos; MAX_PLY],
+    /// The iteration's depth: extensions stop at twice it.
+    pub(super) root_depth: crate::types::Depth,
 }
 
 impl<'a> Worker<'a> {
@@ -71,6 +75,8 @@ impl<'a> Worker<'a> {
             killers: [[Pos::NONE; 2]; MAX_PLY],
             pv: Box::new([[Pos::NONE; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
+            excluded: [Pos::NONE; MAX_PLY],
+            root_depth: 0,
         }
     }
 
