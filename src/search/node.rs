@@ -78,10 +78,14 @@
 //!   (LLR -0.21), against 0105cfe; stopped for machine time.
 //! * late quiet moves at non-PV nodes reduced by at least `0.7 * ln(depth) * ln(index + 1)`
 //!   plies (leaving one; bench 388635 to 370624): +9.6 [-7.1, +26.3] in 1,086 games (LLR
-//!   0.63), against 0105cfe; stopped when the singular extension (step 8) passed;
+//!   0.63), against 0105cfe; stopped when the singular extension (step 8) passed; again on
+//!   top of it (bench 522043 to 471765): +21.5 [+0.1, +43.1] in 745 games (LLR 1.38), against
+//!   6834b99; stopped for the session's time, the next candidate to finish;
 //! * moves that make or stop a three but no four reduced like quiet ones, a ply from the
 //!   fourth move and two from the thirteenth (bench 388635 to 340423): -3.1 [-29.4, +23.2] in
-//!   448 games (LLR -0.45), against 0105cfe.
+//!   448 games (LLR -0.45), against 0105cfe;
+//! * the singular extension (step 8) from depth 4 (not 6; bench 522043 to 752795): +15.3
+//!   [-10.8, +41.6] in 522 games (LLR 0.58), against 6834b99.
 
 use super::movegen::makes_or_stops_four;
 use super::worker::{Worker, MAX_PLY};
