@@ -80,7 +80,10 @@
 //!   plies (leaving one; bench 388635 to 370624): +9.6 [-7.1, +26.3] in 1,086 games (LLR
 //!   0.63), against 0105cfe; stopped when the singular extension (step 8) passed; again on
 //!   top of it (bench 522043 to 471765): +21.5 [+0.1, +43.1] in 745 games (LLR 1.38), against
-//!   6834b99; stopped for the session's time, the next candidate to finish;
+//!   6834b99; stopped for the session's time; at 1 s + 10 s + 0.1 s, +19.3 [-11.0, +49.9] in
+//!   306 games (LLR 0.60), against 6834b99; again at 100 k nodes (the floor of the formula,
+//!   at least one ply left; bench 522043 to 485870): +4.3 [-18.9, +27.5] in 647 games (LLR
+//!   -0.05), against 06757b1. About +10 over 1,700 games: too small to show here;
 //! * moves that make or stop a three but no four reduced like quiet ones, a ply from the
 //!   fourth move and two from the thirteenth (bench 388635 to 340423): -3.1 [-29.4, +23.2] in
 //!   448 games (LLR -0.45), against 0105cfe;
