@@ -19,6 +19,11 @@ pub const MATCH_RESERVE_MS: i64 = 150;
 /// 112 games (343 ms over moves 1-20, 122 over 21-60, 5.2 s left at the end); `max(12, 40 -
 /// moves played)` with a hard limit of two shares (not three): -11.3 [-41, +18] in 400 games
 /// (361 and 117 ms, 5.0 s left), against 20 (428 and 90 ms, 4.0 s left). Neither kept.
+/// Spreading it over `max(20, 80 - the side's own moves played)` further moves (moves 1-20 then
+/// averaged 294 ms and 21-60 156 ms, meeting the strength issue's clock-use target): -19.2
+/// [-57.7, +18.9] in 236 games (LLR -0.64), against 06757b1, with both engines at about a
+/// third of their speed (a node-limited match shared the cores; 0.55 M nodes a move over
+/// moves 1-20 fell to 0.16 M): not kept, to be measured again on an idle machine.
 pub const MATCH_MOVES_TO_GO: i64 = 20;
 /// Share of the increment spent on the move it comes with, in percent (range 50-100).
 pub const INCREMENT_SPENT_PCT: i64 = 75;
