@@ -102,7 +102,13 @@
 //!   or makes one of up to two fours in a row (four-threes first), each answered by its only
 //!   block (bench 367545 to 526202; middle-game depth at 1 s from 7.25 to 6.85 in 20
 //!   positions, 6.0 with four fours): -31.7 [-67.6, +3.6] in 266 games (LLR -1.12), against
-//!   cf55be5; stopped. The threat term of the evaluation already values the fours.
+//!   cf55be5; stopped. The threat term of the evaluation already values the fours;
+//! * a ply more of reduction for every move but a four after the first at expected cut nodes
+//!   (the zero-window children of late moves, alternating down the first moves; bench 367545
+//!   to 397853): -1.4 [-28.9, +26.2] in 514 games (LLR -0.32), against cf55be5; stopped;
+//! * killers a ply less reduced among the late quiet moves, and from depth 5 quiet moves that
+//!   never cut off (no history) a ply more (bench 367545 to 382125): -18.1 [-52.2, +15.7] in
+//!   251 games (LLR -0.78), against cf55be5; stopped.
 
 use super::movegen::makes_or_stops_four;
 use super::worker::{Worker, MAX_PLY};
