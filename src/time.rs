@@ -23,7 +23,10 @@ pub const MATCH_RESERVE_MS: i64 = 150;
 /// averaged 294 ms and 21-60 156 ms, meeting the strength issue's clock-use target): -19.2
 /// [-57.7, +18.9] in 236 games (LLR -0.64), against 06757b1, with both engines at about a
 /// third of their speed (a node-limited match shared the cores; 0.55 M nodes a move over
-/// moves 1-20 fell to 0.16 M): not kept, to be measured again on an idle machine.
+/// moves 1-20 fell to 0.16 M); again on an idle machine: -32.5 [-64.3, -1.3] in 268 games
+/// (LLR -1.48), against c269ceb, with moves 1-20 at 282 ms (depth 8.60) against 449 (9.17),
+/// moves 21-60 at 152 ms (5.46) against 98 (5.08), and 5.8 s of the clock left at the end
+/// against 3.5 s: the opening's depth is worth more than the middle game's. Not kept.
 pub const MATCH_MOVES_TO_GO: i64 = 20;
 /// Share of the increment spent on the move it comes with, in percent (range 50-100).
 pub const INCREMENT_SPENT_PCT: i64 = 75;
