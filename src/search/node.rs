@@ -111,7 +111,10 @@
 //!   to 397853): -1.4 [-28.9, +26.2] in 514 games (LLR -0.32), against cf55be5; stopped;
 //! * killers a ply less reduced among the late quiet moves, and from depth 5 quiet moves that
 //!   never cut off (no history) a ply more (bench 367545 to 382125): -18.1 [-52.2, +15.7] in
-//!   251 games (LLR -0.78), against cf55be5; stopped.
+//!   251 games (LLR -0.78), against cf55be5; stopped;
+//! * the distant quiet moves of step 10 pruned at non-PV nodes of depth 2 or less, once a move
+//!   has been searched (bench 365857 to 379375): -5.8 [-25.8, +14.1] in 718 games (LLR -1.05),
+//!   against e9ea935; stopped.
 
 use super::movegen::makes_or_stops_four;
 use super::worker::{Worker, MAX_PLY};
