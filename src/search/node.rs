@@ -125,7 +125,19 @@
 //!   games (LLR -0.50), against f1e0f12; stopped;
 //! * moves within two squares of the opponent's last move ordered (`movegen`) as if their
 //!   shape were worth 60 more, of our own last move 30 more (bench 365857 to 405340): -11.7
-//!   [-43.8, +20.3] in 330 games (LLR -0.63), against f1e0f12; stopped.
+//!   [-43.8, +20.3] in 330 games (LLR -0.63), against f1e0f12; stopped;
+//! * reverse futility pruning a ply's margin easier when the side to move's static value is
+//!   above its value two plies before ("improving"; the static value then taken at every node
+//!   not facing a three; bench 402735 to 343014): -3.3 [-21.9, +15.3] in 958 games (LLR
+//!   -0.92), against 83b1357; stopped;
+//! * the singular extension's table move searched a ply less when the others do not all miss
+//!   its value but the value beats beta (a negative extension; bench 402735 to 403503): -44.9
+//!   [-87.6, -3.6] in 141 games (LLR -1.13), against 83b1357; stopped;
+//! * step 5's bound by the table also at the horizon (a non-PV leaf's static value replaced
+//!   by a table entry's value the same way; bench 402735 to 448195): -5.9 [-29.2, +17.3] in
+//!   585 games (LLR -0.78), against 83b1357; stopped;
+//! * futility pruning (step 10) to depth 5, not 3 (bench 402735 to 400075): -4.1 [-19.7,
+//!   +11.5] in 853 games (LLR -1.44), against 83b1357; stopped.
 
 use super::movegen::makes_or_stops_four;
 use super::worker::{Worker, MAX_PLY};
