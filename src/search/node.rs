@@ -20,14 +20,20 @@
 //!    against f1e0f12.
 //! 6. Mate-distance pruning. Not measured alone.
 //! 7. The transposition table: a cut-off at non-PV nodes from a deep enough entry.
-//! 8. Singular extension: a table move (from an entry at most 3 plies shallower, not an upper
+//! 8. ProbCut: at a non-PV node of depth 5 or more, not facing a three, whose table entry does
+//!    not already bound it below beta + 200, up to three of our moves that make a three or
+//!    more (in move order) are searched 4 plies shallower against beta + 200; one that reaches
+//!    it cuts the node (and is stored as a lower bound of the reduced depth): +36.1 Elo
+//!    [+16.2, +56.2], SPRT elo0=0 elo1=10 passed (H1, LLR 2.97) in 830 games at 100 k nodes,
+//!    against 1976e64.
+//! 9. Singular extension: a table move (from an entry at most 3 plies shallower, not an upper
 //!    bound) whose value the other moves, searched at half depth, all miss by 8 a ply is
 //!    searched a ply deeper; when they reach beta anyway, the node is cut (multi-cut). From
 //!    depth 6, never past twice the iteration's depth: +55.7 Elo [+30.6, +81.4], SPRT elo0=0
 //!    elo1=10 passed (H1) in 522 games at 100 k nodes, against 0105cfe.
-//! 9. The table's move is searched before the others are generated (speed: 0.99 M to
+//! 10. The table's move is searched before the others are generated (speed: 0.99 M to
 //!    1.19 M nodes a second, ac7f496).
-//! 10. The moves (`movegen`): late quiet moves are pruned while a searched move does not lose
+//! 11. The moves (`movegen`): late quiet moves are pruned while a searched move does not lose
 //!     (late-move pruning, +40 Elo [-8, +90], 3780f33, 200 games at 100 k nodes); the first move
 //!     gets the full window, the others a null window; quiet moves from the fourth on, at depth
 //!     3 or more, are reduced by a ply, by two from the thirteenth (late-move reduction, not
@@ -51,12 +57,12 @@
 //!     more than three squares from both last moves is reduced a ply more (`distant_quiet`):
 //!     +21.1 Elo [+7.0, +35.2], LLR 3.13 over 1,500 games at 100 k nodes in two runs (seeds
 //!     271 and 272, each alone undecided at +20.9 in 700 and +21.3 in 800), against 2d407b4.
-//! 11. A cut-off: the move becomes a killer (when quiet) and gains history.
-//! 12. The result goes into the table.
+//! 12. A cut-off: the move becomes a killer (when quiet) and gains history.
+//! 13. The result goes into the table.
 //!
 //! Tried and left out (against the commit before, 100 k nodes a move, 15x15 freestyle, shared
 //! balanced openings, SPRT elo0=0 elo1=10 undecided when stopped):
-//! * alone, each of the three steps kept together in step 10: a reduction of one ply for moves
+//! * alone, each of the three steps kept together in step 11: a reduction of one ply for moves
 //!   that make or stop a three but no four, from the seventh move at depth 3 or more: +6.6
 //!   [-22, +36] in 529 games; late-move pruning of every move that makes or stops no four past
 //!   `6 + 3 * depth` moves (beside the quiet count): +9.2 [-7, +25] in 1,738 games (+15.6
@@ -84,14 +90,14 @@
 //! * at most two leaves a line searched a ply more for facing a three (step 4; such chains
 //!   took most of a middle-game search's nodes): a ply deeper in the middle game (6.3 against
 //!   5.2 at 100 k nodes), yet +0.4 [-20.5, +21.4] in 774 games (LLR -0.40), against c02be50.
-//! * step 11 with a history malus and counter-moves: the quiet moves searched before a cut-off
+//! * step 12 with a history malus and counter-moves: the quiet moves searched before a cut-off
 //!   lose the bonus the cutting move gains (history kept within a bound, each update moving a
 //!   value towards it), and the quiet move that last cut off after the opponent's last move
 //!   is ordered after the killers (bench 388635 to 387370): +1.8 [-22.5, +26.0] in 394 games
 //!   (LLR -0.21), against 0105cfe; stopped for machine time.
 //! * late quiet moves at non-PV nodes reduced by at least `0.7 * ln(depth) * ln(index + 1)`
 //!   plies (leaving one; bench 388635 to 370624): +9.6 [-7.1, +26.3] in 1,086 games (LLR
-//!   0.63), against 0105cfe; stopped when the singular extension (step 8) passed; again on
+//!   0.63), against 0105cfe; stopped when the singular extension (step 9) passed; again on
 //!   top of it (bench 522043 to 471765): +21.5 [+0.1, +43.1] in 745 games (LLR 1.38), against
 //!   6834b99; stopped for the session's time; at 1 s + 10 s + 0.1 s, +19.3 [-11.0, +49.9] in
 //!   306 games (LLR 0.60), against 6834b99; again at 100 k nodes (the floor of the formula,
@@ -100,10 +106,10 @@
 //! * moves that make or stop a three but no four reduced like quiet ones, a ply from the
 //!   fourth move and two from the thirteenth (bench 388635 to 340423): -3.1 [-29.4, +23.2] in
 //!   448 games (LLR -0.45), against 0105cfe;
-//! * razoring: at the nodes futile as in step 10 within two plies of the leaves, only fours
+//! * razoring: at the nodes futile as in step 11 within two plies of the leaves, only fours
 //!   and their blocks after the first move (bench 522043 to 482701): -12.9 [-53.6, +27.5] in
 //!   218 games (LLR -0.42), against 06757b1;
-//! * the singular extension (step 8) from depth 4 (not 6; bench 522043 to 752795): +15.3
+//! * the singular extension (step 9) from depth 4 (not 6; bench 522043 to 752795): +15.3
 //!   [-10.8, +41.6] in 522 games (LLR 0.58), against 6834b99;
 //! * a quiescence over fours at the horizon (step 4): the side to move keeps its static value
 //!   or makes one of up to two fours in a row (four-threes first), each answered by its only
@@ -116,10 +122,10 @@
 //! * killers a ply less reduced among the late quiet moves, and from depth 5 quiet moves that
 //!   never cut off (no history) a ply more (bench 367545 to 382125): -18.1 [-52.2, +15.7] in
 //!   251 games (LLR -0.78), against cf55be5; stopped;
-//! * the distant quiet moves of step 10 pruned at non-PV nodes of depth 2 or less, once a move
+//! * the distant quiet moves of step 11 pruned at non-PV nodes of depth 2 or less, once a move
 //!   has been searched (bench 365857 to 379375): -5.8 [-25.8, +14.1] in 718 games (LLR -1.05),
 //!   against e9ea935; stopped;
-//! * the ply more of step 10 also for moves that make or stop a three but no four, more than
+//! * the ply more of step 11 also for moves that make or stop a three but no four, more than
 //!   three squares from both last moves, from the fourth move at depth 3 or more (a ply where
 //!   they had none; not against a three; bench 365857 to 362836): -4.0 [-30.3, +22.3] in 437
 //!   games (LLR -0.50), against f1e0f12; stopped;
@@ -136,7 +142,7 @@
 //! * step 5's bound by the table also at the horizon (a non-PV leaf's static value replaced
 //!   by a table entry's value the same way; bench 402735 to 448195): -5.9 [-29.2, +17.3] in
 //!   585 games (LLR -0.78), against 83b1357; stopped;
-//! * futility pruning (step 10) to depth 5, not 3 (bench 402735 to 400075): -4.1 [-19.7,
+//! * futility pruning (step 11) to depth 5, not 3 (bench 402735 to 400075): -4.1 [-19.7,
 //!   +11.5] in 853 games (LLR -1.44), against 83b1357; stopped.
 
 use super::movegen::makes_or_stops_four;
@@ -176,6 +182,12 @@ const DISTANT_QUIET: i32 = 3;
 const SE_MIN_DEPTH: Depth = 6;
 const SE_TT_DEPTH: Depth = 3;
 const SE_MARGIN: Value = 8;
+/// ProbCut: shallowest depth, the plies its searches are reduced by, the margin above beta
+/// they must reach, and how many attacking moves are tried.
+const PROBCUT_MIN_DEPTH: Depth = 5;
+const PROBCUT_REDUCTION: Depth = 4;
+const PROBCUT_MARGIN: Value = 200;
+const PROBCUT_MOVES: usize = 3;
 
 impl Worker<'_> {
     /// The value of the position for the side to move, searched `depth` plies deep inside the
@@ -319,7 +331,58 @@ impl Worker<'_> {
             }
         }
 
-        // 8. Singular extension: a table move whose value no other move comes near (searched at
+        // 8. ProbCut: at a non-PV node deep enough, an attacking move (it makes a three or
+        // more) whose reduced search beats beta by a margin is taken to beat beta at full
+        // depth too (+36.1 Elo in 830 games at 100 k nodes).
+        if !pv_node
+            && !must_defend
+            && excluded.is_none()
+            && depth >= PROBCUT_MIN_DEPTH
+            && beta.abs() < WIN_BOUND / 2
+        {
+            let rbeta = beta + PROBCUT_MARGIN;
+            let refuted = matches!(self.tt.probe(key), Some(hit)
+                if hit.depth >= depth - PROBCUT_REDUCTION + 1
+                    && hit.bound != Bound::Lower
+                    && from_tt(hit.value, p) < rbeta);
+            if !refuted {
+                let moves = self.generate(ply, tt_move, depth, must_defend);
+                let mut tried = 0;
+                for &(mv, _, _) in &moves {
+                    if tried == PROBCUT_MOVES {
+                        break;
+                    }
+                    if self.board.threat(me, mv) < Threat::Flex3 {
+                        continue;
+                    }
+                    tried += 1;
+                    self.board.play(mv);
+                    let v = -self.negamax(
+                        depth - PROBCUT_REDUCTION,
+                        -rbeta,
+                        -rbeta + 1,
+                        ply + 1,
+                        false,
+                    );
+                    self.board.undo();
+                    if self.aborted {
+                        return 0;
+                    }
+                    if v >= rbeta {
+                        self.tt.store(
+                            key,
+                            mv,
+                            to_tt(v, p),
+                            depth - PROBCUT_REDUCTION + 1,
+                            Bound::Lower,
+                        );
+                        return v;
+                    }
+                }
+            }
+        }
+
+        // 9. Singular extension: a table move whose value no other move comes near (searched at
         // half depth, a margin below it) is searched a ply deeper; when the others reach beta
         // too, the node is cut.
         let mut extend_tt = 0;
@@ -340,7 +403,7 @@ impl Worker<'_> {
             }
         }
 
-        // 9. The table's move is searched before the others are generated: it often ends the
+        // 10. The table's move is searched before the others are generated: it often ends the
         // node alone. The order and flags are those `generate` gives, so nothing else changes.
         let tt_move = if tt_move == excluded {
             Pos::NONE
@@ -357,7 +420,7 @@ impl Worker<'_> {
             // Every square is a foul (renju): black must play one and lose.
             return loss_in(p + 1);
         }
-        // 10. The moves, best first.
+        // 11. The moves, best first.
         let mut best_value = -INFINITE;
         let mut best_move = Pos::NONE;
         let orig_alpha = alpha;
@@ -414,7 +477,7 @@ impl Worker<'_> {
                 // A distant four is a four: its own reduction is the only one.
                 let mut r = late_move_reduction(quiet, four, depth, i) + distant;
                 // A reduced quiet move far from both last moves is reduced a ply more
-                // (+21.1 Elo in 1,500 games at 100 k nodes, step 10).
+                // (+21.1 Elo in 1,500 games at 100 k nodes, step 11).
                 if far_quiet && r > 0 {
                     r = (r + 1).min(depth - 2);
                 }
@@ -437,7 +500,7 @@ impl Worker<'_> {
                     alpha = v;
                     self.set_pv(ply, mv);
                     if v >= beta {
-                        // 11. A cut-off: a quiet move becomes a killer; the move gains history.
+                        // 12. A cut-off: a quiet move becomes a killer; the move gains history.
                         if quiet {
                             let k = &mut self.killers[ply];
                             if k[0] != mv {
@@ -452,7 +515,7 @@ impl Worker<'_> {
                 }
             }
         }
-        // 12. The result goes into the table (not a singular test's: a move was left out).
+        // 13. The result goes into the table (not a singular test's: a move was left out).
         if !excluded.is_none() {
             return best_value;
         }
