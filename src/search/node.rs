@@ -143,7 +143,13 @@
 //!   by a table entry's value the same way; bench 402735 to 448195): -5.9 [-29.2, +17.3] in
 //!   585 games (LLR -0.78), against 83b1357; stopped;
 //! * futility pruning (step 11) to depth 5, not 3 (bench 402735 to 400075): -4.1 [-19.7,
-//!   +11.5] in 853 games (LLR -1.44), against 83b1357; stopped.
+//!   +11.5] in 853 games (LLR -1.44), against 83b1357; stopped;
+//! * a quiet move whose ordering score (`movegen`'s shape score) is below 60 reduced a ply
+//!   more, two below 30 (Rapfi reduces by its policy score; 44% of the quiet moves searched at
+//!   depth 3 or more in freestyle, 21-26% in the other rules, lie below 60; bench 391862 to
+//!   410941): +1.9 [-7.0, +10.7] in 748 games (LLR -1.47), against 4d29ccb; stopped;
+//! * ProbCut (step 8) from depth 4, not 5 (its searches then stop at the horizon; bench 391862
+//!   to 387811): +2.0 [-20.4, +24.4] in 704 games (LLR -0.23), against 4d29ccb; stopped.
 
 use super::movegen::makes_or_stops_four;
 use super::worker::{Worker, MAX_PLY};
