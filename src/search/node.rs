@@ -314,7 +314,8 @@ impl Worker<'_> {
         let excluded = self.excluded[ply];
         let mut tt_move = Pos::NONE;
         let mut singular = None;
-        if let Some(hit) = self.tt.probe(key) {
+        let tt_hit = self.tt.probe(key);
+        if let Some(hit) = tt_hit {
             tt_move = hit.mv;
             let v = from_tt(hit.value, p);
             if excluded.is_none()
@@ -347,7 +348,7 @@ impl Worker<'_> {
             && beta.abs() < WIN_BOUND / 2
         {
             let rbeta = beta + PROBCUT_MARGIN;
-            let refuted = matches!(self.tt.probe(key), Some(hit)
+            let refuted = matches!(tt_hit, Some(hit)
                 if hit.depth >= depth - PROBCUT_REDUCTION + 1
                     && hit.bound != Bound::Lower
                     && from_tt(hit.value, p) < rbeta);
