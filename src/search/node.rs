@@ -751,6 +751,36 @@ mod tests {
     }
 
     #[test]
+    fn an_attack_that_beats_beta_by_the_margin_when_searched_shallower_cuts() {
+        // Black (to move) with four open twos, at a non-PV node of ProbCut's depth whose beta
+        // lies just too close to the static value for reverse futility: a move that makes a
+        // three, searched 4 plies shallower, beats beta + 200, so the node is cut there and
+        // stored as a lower bound of that reduced depth (a full search stores its own depth).
+        let b = open_twos(false);
+        let depth = PROBCUT_MIN_DEPTH;
+        with_worker(&b, depth, |w| {
+            assert!(!w.must_defend());
+            let stat = evaluate(&w.board);
+            let beta = stat - RFP_MARGIN * depth + 1;
+            let v = w.negamax(depth, beta - 1, beta, 1, false);
+            assert!(v >= beta + PROBCUT_MARGIN, "{v} {beta}");
+            let hit = w.tt.probe(b.hash()).expect("an entry");
+            assert_eq!(hit.bound, Bound::Lower);
+            assert_eq!(hit.depth, depth - PROBCUT_REDUCTION + 1);
+            assert!(
+                w.board.threat(Color::Black, hit.mv) >= Threat::Flex3,
+                "{}",
+                hit.mv
+            );
+            // A ply shallower, ProbCut does not run: the node is searched and stored whole.
+            w.tt.clear();
+            let beta = stat - RFP_MARGIN * (depth - 1) + 1;
+            w.negamax(depth - 1, beta - 1, beta, 1, false);
+            assert_eq!(w.tt.probe(b.hash()).map(|h| h.depth), Some(depth - 1));
+        });
+    }
+
+    #[test]
     fn a_singular_test_skips_the_table_move_and_leaves_the_table_alone() {
         // Black (to move) with four open twos: a search stores a table move; the search that
         // leaves it out (as the singular extension's test does) answers with another move and
