@@ -1267,8 +1267,10 @@ fn protocol_yxnbest_reports_lines_and_plays_one_move() {
     let l = live_lines(
         &[
             "START 15",
+            // Only the depth bounds the searches (and the root threat searches' budgets): with a
+            // turn limit, a loaded machine running a debug build could spend it on the first
+            // line's threat searches and leave the other lines unsearched.
             "INFO max_depth 2",
-            "INFO timeout_turn 5000",
             "yxboard",
             "7,7,1",
             "8,8,2",
