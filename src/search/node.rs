@@ -170,7 +170,18 @@
 //!   142 games (LLR -0.72), against 0f64e03; stopped;
 //! * late-move pruning (`movegen`) of the quiet moves past `6 + depth²`, not `6 + 2 * depth²`
 //!   (bench 391862 to 375069): -7.3 [-45.6, +30.8] in 238 games (LLR -0.32), against
-//!   0f64e03; stopped.
+//!   0f64e03; stopped;
+//! * the log-shaped reduction of step 11 also at PV nodes, a ply less than at non-PV ones
+//!   (bench 376668 to 380875): -8.7 [-37.4, +19.9] in 400 games (LLR -0.64), against
+//!   e0819fb; stopped;
+//! * the log-shaped reduction's scale at 0.9, not 0.7 (bench 376668 to 390230): +2.7 [-29.4,
+//!   +34.8] in 389 games (LLR -0.14), against e0819fb; stopped;
+//! * quiet moves at non-PV nodes reduced from the third move, not the fourth (bench 376668 to
+//!   364054): -13.9 [-41, +13] in about 300 games, against e0819fb; stopped;
+//! * ProbCut (step 8) at beta + 250, not 200 (bench 376668 to 379624): -36.2 [-93, +19] in
+//!   134 games (LLR -0.54), against e0819fb; stopped;
+//! * the singular extension (step 9) from depth 5, not 6 (bench 376668 to 469552): -47.7
+//!   [-98, +1] in 134 games, against e0819fb; stopped.
 
 use super::movegen::makes_or_stops_four;
 use super::worker::{Worker, MAX_PLY};
