@@ -181,7 +181,16 @@
 //! * ProbCut (step 8) at beta + 250, not 200 (bench 376668 to 379624): -36.2 [-93, +19] in
 //!   134 games (LLR -0.54), against e0819fb; stopped;
 //! * the singular extension (step 9) from depth 5, not 6 (bench 376668 to 469552): -47.7
-//!   [-98, +1] in 134 games, against e0819fb; stopped.
+//!   [-98, +1] in 134 games, against e0819fb; stopped;
+//! * a continuous attack (Rapfi's): a move that makes a three or more, not against a three,
+//!   after our own move two plies before made one too, reduced a ply less (bench 376668 to
+//!   398893): -24.9 [-64.9, +14.5] in 196 games (LLR -0.73), against e0819fb; stopped;
+//! * the cut-off history weighing four times as much in the move order (`movegen`: a
+//!   sixteenth of it, not a sixty-fourth; bench 376668 to 384163): -15.8 [-53.0, +21.0] in 178
+//!   games (LLR -0.59), against e0819fb; stopped;
+//! * internal iterative reduction again, a ply less from depth 4 without a table move (bench
+//!   376668 to 357577): +0.0 [-63.9, +63.9] in 56 games, against e0819fb; stopped early to
+//!   give a more promising run the machine.
 
 use super::movegen::makes_or_stops_four;
 use super::worker::{Worker, MAX_PLY};
