@@ -191,9 +191,9 @@
 //! * internal iterative reduction again, a ply less from depth 4 without a table move (bench
 //!   376668 to 357577): +0.0 [-63.9, +63.9] in 56 games, against e0819fb; stopped early to
 //!   give a more promising run the machine;
-//! * the main thread's cut-off history carried from one search to the next, halved at each
-//!   (`Searcher` keeps it; `bench` clears the searcher before each position, so its count
-//!   stays 376668): +10.4 [-2.9, +23.6] in 1,341 games (LLR 1.18), against e0819fb, stopped at
+//! * the main thread's cut-off history carried from one search to the next in a field of
+//!   `Searcher`, halved at each (`bench` clears the searcher before each position, so its
+//!   count stayed 376668): +10.4 [-2.9, +23.6] in 1,341 games (LLR 1.18), against e0819fb, stopped at
 //!   the run's cap; a second run (another seed) -25.4 [-71.7, +20.0] in 97; both together +8.0
 //!   [-4.7, +20.7] in 1,436 games (LLR 0.71). Not kept.
 
