@@ -8,7 +8,10 @@
 # 1. random short openings (tools/random_openings.py, seeded by round and rule) and the shared
 #    balanced openings of the rule, random order and symmetry;
 # 2. self-play games of the current engine with pentad-tournament, node-limited (TRAIN_NODES
-#    for one side, 60% of it for the other, so that the two games of a pair differ), at most
+#    for one side, 60% of it for the other, so that the two games of a pair differ; 32 MB of
+#    memory, as a game of 10,000-node moves needs no more, and the engine clears its whole
+#    table at every new game: with the default 350 MB that clearing halved the games a
+#    minute: 380 against 670 measured), at most
 #    TRAIN_GAMES games (default 30000) or TRAIN_MINUTES minutes (default 30) per family,
 #    whichever comes first, into OUT_DIR/round-R/RULE (default target/train);
 # 3. `pbrain-pentad tune` fits the family's tables to every round's games of that family so
@@ -59,7 +62,7 @@ for round in $(seq 1 "$rounds"); do
         timeout "${minutes}m" "$td/release/pentad-tournament" \
             --engine name=a "cmd=$dir/engines/pentad" "nodes=$nodes" \
             --engine name=b "cmd=$dir/engines/pentad" "nodes=$other" \
-            --each turn=none match=0 option.usedatabase=0 \
+            --each turn=none match=0 option.usedatabase=0 memory=32M \
             --rule $rule --size 15 --games "$games" \
             --openings "$dir/openings-$rule.txt" --openings "$openings/${book}_balanced.pos.txt" \
             --openings-order random --symmetry random --seed $((round * 100 + rule)) \
