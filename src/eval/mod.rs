@@ -22,6 +22,17 @@
 //!   round-1 games were not kept), starting from the round-1 tables: held-out cross-entropy
 //!   0.4227 -> 0.4100, yet -22.7 Elo [-56, +10] in 322 games; with 0.75 of the result in the
 //!   label and 150 epochs, -17.2 [-39, +4] in 891 games. Not kept.
+//! * freestyle round 2 again on 1,083,615 positions (51,387 games of the round-1 engine at
+//!   10,000/6,000 nodes a move, 32 MB each, from random and balanced openings; 73 minutes on
+//!   two cores), starting from the round-1 tables, half result and half searched score, 300
+//!   epochs: held-out cross-entropy 0.4433 -> 0.4304, squared error 0.0586 -> 0.0547 (scale
+//!   379, was 395), yet -21.2 [-70.7, +27.5] in 150 games (LLR -0.43), against e0819fb; the
+//!   run ended with the machine. Not kept.
+//! * the squares' values averaged over the position and the one before the last stone (both
+//!   sides' totals taken again with the last stone lifted, as Rapfi blends its evaluation),
+//!   fitted to the same positions: held-out cross-entropy 0.4640 -> 0.4363 (worse than the
+//!   plain formula's 0.4304), and -203.1 [-260, -155] in 155 games (LLR -5.14), against
+//!   e0819fb: the leaves then see half of the last move's effect. Not kept.
 //!
 //! The board's extra table lookups cost about a tenth of the make+undo rate.
 
