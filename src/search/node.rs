@@ -196,6 +196,14 @@
 //!   count stayed 376668): +10.4 [-2.9, +23.6] in 1,341 games (LLR 1.18), against e0819fb, stopped at
 //!   the run's cap; a second run (another seed) -25.4 [-71.7, +20.0] in 97; both together +8.0
 //!   [-4.7, +20.7] in 1,436 games (LLR 0.71). Not kept.
+//! * moves ordered (`movegen`) by the evaluation's `own` value of the square for the side to
+//!   move (what it is worth to us on move) instead of its `opp` value, beside the opponent's
+//!   `opp` value (bench 376668 to 376307): -30.0 [-74.2, +13.3] in 188 games (LLR -0.72),
+//!   against c8f7226 (the search of e0819fb); stopped;
+//! * a plain four (one four and no three) that stops nothing of the opponent's, at a non-PV
+//!   node of depth 3 or more not facing a three, reduced a ply (fours are never reduced there;
+//!   bench 376668 to 367942): -27.3 [-62.4, +7.2] in 307 games (LLR -1.04), against c8f7226;
+//!   stopped.
 
 use super::movegen::makes_or_stops_four;
 use super::worker::{Worker, MAX_PLY};
