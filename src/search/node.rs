@@ -203,7 +203,16 @@
 //! * a plain four (one four and no three) that stops nothing of the opponent's, at a non-PV
 //!   node of depth 3 or more not facing a three, reduced a ply (fours are never reduced there;
 //!   bench 376668 to 367942): -27.3 [-62.4, +7.2] in 307 games (LLR -1.04), against c8f7226;
-//!   stopped.
+//!   stopped;
+//! * at a leaf facing a three (step 4), our plain fours that stop no four of the opponent's
+//!   searched only once every other move has been found to lose (in the middle games of
+//!   self-play, the fours played at depth-1 nodes facing a three were the largest share of the
+//!   fours in the tree; bench 376668 to 326857, middle-game depth at 300 k nodes 9.0 to 9.35 in
+//!   20 positions): -12.2 [-38.4, +13.8] in 512 games (LLR -0.98), against c8f7226; stopped;
+//!   with a small VCF of the side to move first at such a leaf (20 nodes, 24 plies, counted
+//!   as nodes; a win ends the node; bench 376668 to 357316; a test position where the VCF
+//!   starts with a plain four was then won at the leaf, and lost without the VCF): +0.4
+//!   [-17.8, +18.5] in 992 games (LLR -0.54), against c8f7226; stopped. Not kept.
 
 use super::movegen::makes_or_stops_four;
 use super::worker::{Worker, MAX_PLY};
