@@ -32,7 +32,8 @@
 //!   sides' totals taken again with the last stone lifted, as Rapfi blends its evaluation),
 //!   fitted to the same positions: held-out cross-entropy 0.4640 -> 0.4363 (worse than the
 //!   plain formula's 0.4304), and -203.1 [-260, -155] in 155 games (LLR -5.14), against
-//!   e0819fb: the leaves then see half of the last move's effect. Not kept.
+//!   e0819fb (likely because the leaves then see only half of the last move's effect). Not
+//!   kept.
 //!
 //! The board's extra table lookups cost about a tenth of the make+undo rate.
 

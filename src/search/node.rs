@@ -211,7 +211,7 @@
 //!   20 positions): -12.2 [-38.4, +13.8] in 512 games (LLR -0.98), against c8f7226; stopped;
 //!   with a small VCF of the side to move first at such a leaf (20 nodes, 24 plies, counted
 //!   as nodes; a win ends the node; bench 376668 to 357316; a test position where the VCF
-//!   starts with a plain four was then won at the leaf, and lost without the VCF): +0.4
+//!   starts with a plain four was then found won at the leaf, and not without the VCF): +0.4
 //!   [-17.8, +18.5] in 992 games (LLR -0.54), against c8f7226; stopped. Not kept.
 
 use super::movegen::makes_or_stops_four;
