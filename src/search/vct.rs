@@ -10,6 +10,32 @@
 //!
 //! Under renju the attacker (black) never plays a foul square, a black defender never blocks on
 //! one, and a black three counts only when its open-four square is not a foul.
+//!
+//! Tried and left out (session 34, the shared renju VCT set of 349 puzzles; "claims" are
+//! `puzzles --threats-only --nodes 750000`, the root VCF and this solver alone, against 237 for
+//! this code; "at 1 s" is the engine with 2 threads, 293 of 349 = 84.0% for this code):
+//! * against a quiet threat (a VCF if the defender passed), only the moves after which the same
+//!   fours no longer win kept as defences, found by playing the line out after each candidate
+//!   (outside renju only the candidates on the line's lines and the defender's fours are played
+//!   out; under renju a stone anywhere may change a foul, so every one is): a quiet threat's
+//!   defences fell from 96 to 11 on average (first 60 puzzles) and the claims rose to 259 (this
+//!   code claims 261 with 1.8 M nodes), but under renju each node then cost about twice the time;
+//!   at 1 s 294 (84.2%). On the 231 puzzles that also hold a freestyle win, played under freestyle:
+//!   claims 176 -> 190 (this code 192 with 2 M nodes), at 1 s 222 -> 220. Those figures include the
+//!   proof-number table as buckets of four that give up the entry whose search took the fewest
+//!   nodes (12 MiB at most, where the map below is cleared whole when full): 237 -> 237 alone; with
+//!   the 1 + epsilon thresholds (a quarter) too: 236. On top of the replay and the table, a child's
+//!   numbers guessed from its move (a four 1, a three 2, a quiet move 4) and searched only when
+//!   chosen, not evaluated when its parent is expanded: 259 -> 255 (freestyle 190 -> 192).
+//! * with the replay, the table and the thresholds, 40 quiet moves a node, not 8
+//!   (`MAX_QUIET_MOVES`): 258 -> 250 (one short puzzle, 白先胜100题/0032, is solved only with
+//!   them); with the replay and the table, 12: freestyle 190 -> 191.
+//! * with the replay and the table, the helper thread's VCT budget at 1,500 nodes a millisecond,
+//!   not 500: 294 -> 293 at 1 s (the budget does not bind).
+//!
+//! The VCT target (97% at 1 s) needs far more: of the 56 puzzles unsolved at 1 s, this code
+//! claims 12 with 1.8 M nodes, and of 12 short ones (9-13 plies) not claimed with 750 k nodes,
+//! 5 are not claimed with 8 M (with the bucket table).
 
 use super::vcf::{Abort, Vcf};
 use crate::board::Board;
