@@ -213,6 +213,12 @@
 //!   as nodes; a win ends the node; bench 376668 to 357316; a test position where the VCF
 //!   starts with a plain four was then found won at the leaf, and not without the VCF): +0.4
 //!   [-17.8, +18.5] in 992 games (LLR -0.54), against c8f7226; stopped. Not kept.
+//! * the singular extension's margin (step 9) at 4 a ply, not 8 (more table moves extended;
+//!   bench 376668 to 399407): -18.1 [-44.5, +8.1] in 463 games (LLR -1.29), against 6ee61fe
+//!   (the search of e0819fb); stopped. At 20 a ply (fewer extended; bench 376668 to 341704):
+//!   +15.0 [-6.9, +37.0] in 790 games (LLR 0.80), against 6ee61fe; stopped for the session's
+//!   time, the most promising of the recent steps: to be run on (12 a ply changes the bench
+//!   only to 376686).
 
 use super::movegen::makes_or_stops_four;
 use super::worker::{Worker, MAX_PLY};
