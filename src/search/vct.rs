@@ -35,7 +35,7 @@
 //!
 //! The VCT target (97% at 1 s) needs far more: of the 56 puzzles unsolved at 1 s, this code
 //! claims 12 with 1.8 M nodes, and of 12 short ones (9-13 plies) not claimed with 750 k nodes,
-//! 5 are not claimed with 8 M (with the bucket table).
+//! 5 are not claimed with 8 M (both runs with the bucket table and the thresholds).
 
 use super::vcf::{Abort, Vcf};
 use crate::board::Board;
