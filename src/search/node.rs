@@ -216,9 +216,10 @@
 //! * the singular extension's margin (step 9) at 4 a ply, not 8 (more table moves extended;
 //!   bench 376668 to 399407): -18.1 [-44.5, +8.1] in 463 games (LLR -1.29), against 6ee61fe
 //!   (the search of e0819fb); stopped. At 20 a ply (fewer extended; bench 376668 to 341704):
-//!   +15.0 [-6.9, +37.0] in 790 games (LLR 0.80), against 6ee61fe; stopped for the session's
-//!   time, the most promising of the recent steps: to be run on (12 a ply changes the bench
-//!   only to 376686).
+//!   +15.0 [-6.9, +37.0] in 790 games (LLR 0.80), against 6ee61fe, then run on with other
+//!   openings (seed 351): -12.4 [-42.9, +17.8] in 393 games, against 88b436e (the same
+//!   search); both together +5.9 [-11.9, +23.7] in 1,183 games (LLR 0.11). Not kept (12 a ply
+//!   changes the bench only to 376686).
 
 use super::movegen::makes_or_stops_four;
 use super::worker::{Worker, MAX_PLY};
