@@ -220,6 +220,16 @@
 //!   openings (seed 351): -12.4 [-42.9, +17.8] in 393 games, against 88b436e (the same
 //!   search); both together +5.9 [-11.9, +23.7] in 1,183 games (LLR 0.11). Not kept (12 a ply
 //!   changes the bench only to 376686).
+//! * the log-shaped reduction's scale at 1.0, not 0.7 (bench 376668 to 381458): +1.4 [-23.8,
+//!   +26.7] in 487 games (LLR -0.22), against 88b436e; stopped. With 0.9's run above, the
+//!   scale makes no difference we can measure between 0.7 and 1.0.
+//! * reverse futility pruning (step 5) to depth 10, not 8 (the bench, at depth 8, has no node
+//!   that deep and keeps 376668): at 100 k nodes 83 of the first 85 game pairs ended one game
+//!   each (a middle-game search there seldom reaches a non-PV node of depth 9), so that node
+//!   count cannot measure it; stopped.
+//! * the deeper search after a reduced move (step 11) from 40 + 12 a ply of its reduction, not
+//!   60 + 20 (more moves searched a ply deeper; bench 376668 to 398565): +1.0 [-14.8, +16.8]
+//!   in 1,340 games (LLR -0.61; +16.2 after the first 387), against 88b436e; stopped.
 
 use super::movegen::makes_or_stops_four;
 use super::worker::{Worker, MAX_PLY};
