@@ -15,11 +15,13 @@
 #    TRAIN_GAMES games (default 30000) or TRAIN_MINUTES minutes (default 30) per family,
 #    whichever comes first, into OUT_DIR/round-R/RULE (default target/train);
 # 3. `pbrain-pentad tune` fits the family's tables to every round's games of that family so
-#    far, starting from the current tables.
+#    far, starting from the current tables, and `tune --policy` its move-order table
+#    (eval/pentad.policy) to the moves played in them.
 # Round 1 starts from TRAIN_BASE (default eval/pentad.weights; the shipped tables were trained
-# from the old shape values, `git show 974af38:eval/pentad.weights`). After each round the
-# weights go to OUT_DIR/round-R.weights and the engine is rebuilt with them
-# (eval/pentad.weights), so the next round's games are the new engine's. The data stays
+# from the old shape values, `git show 974af38:eval/pentad.weights`) and from the move order of
+# eval/pentad.policy. After each round the weights go to OUT_DIR/round-R.weights and the move
+# order to OUT_DIR/round-R.policy, and the engine is rebuilt with them (eval/pentad.weights,
+# eval/pentad.policy), so the next round's games are the new engine's. The data stays
 # under OUT_DIR (outside git). Each tune prints its held-out error before and after.
 #
 # Without the shared openings the script stops (exit 0): the balanced openings are part of the
@@ -51,6 +53,8 @@ for round in $(seq 1 "$rounds"); do
     cp "$td/release/pbrain-pentad" "$dir/engines/pentad"
     weights="$dir/start.weights"
     cp eval/pentad.weights "$weights"
+    policy="$dir/start.policy"
+    cp eval/pentad.policy "$policy"
     for rule in 0 1 4; do
         case $rule in
         0) book=freestyle15 ;;
@@ -71,9 +75,13 @@ for round in $(seq 1 "$rounds"); do
         data=$(ls "$out"/round-*/games-$rule/games.jsonl)
         "$td/release/pbrain-pentad" tune $data --rule $rule --base "$weights" --out "$weights" \
             --note "round $round: self-play at $nodes/$other nodes from random and balanced openings"
+        "$td/release/pbrain-pentad" tune --policy $data --rule $rule --base "$policy" --out "$policy" \
+            --note "round $round: self-play at $nodes/$other nodes from random and balanced openings"
     done
     cp "$weights" "$out/round-$round.weights"
     cp "$weights" eval/pentad.weights
+    cp "$policy" "$out/round-$round.policy"
+    cp "$policy" eval/pentad.policy
 done
 cargo build --release --workspace -q
 echo "train: eval/pentad.weights is round $rounds's; rebuilt the engine"

@@ -9,6 +9,7 @@ pub mod book;
 pub mod play;
 pub mod puzzles;
 pub mod tune;
+pub mod tune_policy;
 
 /// `--rule NAME|NUMBER`: a rule's name or its Gomocup `INFO rule` number.
 pub fn parse_rule(s: &str) -> Result<Rule, String> {

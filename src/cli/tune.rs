@@ -252,14 +252,15 @@ fn fit(samples: &[Sample], start: &Params, o: FitOptions, progress: &dyn Fn(usiz
     p
 }
 
-/// Reads the games of runners' `games.jsonl` files into samples of one family, split into
-/// (fit, held out), and counts the games used.
-fn load(
+/// Replays every game of the family in runners' `games.jsonl` files, calling `f` on each
+/// position as [`replay`] does, after whether its game is held out (every tenth game of the
+/// family); returns how many games were used.
+pub(crate) fn replay_files(
     paths: &[String],
     family: Family,
     skip: usize,
-) -> anyhow::Result<(Vec<Sample>, Vec<Sample>, usize)> {
-    let (mut fit, mut held) = (Vec::new(), Vec::new());
+    mut f: impl FnMut(bool, &Board, Pos, Option<Color>, Option<f32>),
+) -> anyhow::Result<usize> {
     let mut games = 0;
     for path in paths {
         let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
@@ -269,20 +270,65 @@ fn load(
             }
             let g: serde_json::Value = serde_json::from_str(line)
                 .with_context(|| format!("{path}:{}: not a game record", n + 1))?;
-            let Some(samples) = game_samples(&g, family, skip)
-                .with_context(|| format!("{path}:{}: bad game record", n + 1))?
-            else {
-                continue;
-            };
-            games += 1;
-            if games % 10 == 0 {
-                held.extend(samples);
-            } else {
-                fit.extend(samples);
-            }
+            let held = (games + 1) % 10 == 0;
+            let played = replay(&g, family, skip, |b, mv, winner, score| {
+                f(held, b, mv, winner, score)
+            })
+            .with_context(|| format!("{path}:{}: bad game record", n + 1))?;
+            games += played.is_some() as usize;
         }
     }
+    Ok(games)
+}
+
+/// Reads the games of runners' `games.jsonl` files into samples of one family, split into
+/// (fit, held out), and counts the games used.
+fn load(
+    paths: &[String],
+    family: Family,
+    skip: usize,
+) -> anyhow::Result<(Vec<Sample>, Vec<Sample>, usize)> {
+    let (mut fit, mut held) = (Vec::new(), Vec::new());
+    let games = replay_files(paths, family, skip, |is_held, b, _, winner, score| {
+        if let Some(s) = sample(b, winner, score) {
+            if is_held { &mut held } else { &mut fit }.push(s);
+        }
+    })?;
     Ok((fit, held, games))
+}
+
+/// The sample of a position (None where the search decides: see [`features`]), labelled with
+/// the game's winner and the searched score of the move played.
+fn sample(b: &Board, winner: Option<Color>, score: Option<f32>) -> Option<Sample> {
+    let f = features(b)?;
+    let result = match winner {
+        None => 0.5,
+        Some(c) if c == f.me => 1.0,
+        Some(_) => 0.0,
+    };
+    Some(Sample { f, result, score })
+}
+
+/// Where a fit's games came from, for its line in the file's description: `--note`, else the
+/// runner's self-play.
+pub(crate) fn note_or_default(note: &str) -> &str {
+    if note.is_empty() {
+        "pentad-tournament self-play"
+    } else {
+        note
+    }
+}
+
+/// A file's description with `line` in place of the family's earlier line (one line per
+/// family: the latest fit).
+pub(crate) fn describe(info: &str, family: Family, line: String) -> String {
+    let mut lines: Vec<String> = info
+        .lines()
+        .filter(|l| !l.starts_with(&format!("{}:", family.name())))
+        .map(str::to_string)
+        .collect();
+    lines.push(line);
+    lines.join("\n")
 }
 
 /// The score in the last `depth … score S …` message of a move, clamped below mate scores.
@@ -298,13 +344,15 @@ fn searched_score(messages: &serde_json::Value) -> Option<f32> {
     })
 }
 
-/// The samples of one game record, or None for a game not ended by the rules or of another
-/// family.
-fn game_samples(
+/// Replays one game record of the family, calling `f` on each position from the `skip`-th move
+/// after the opening on, with the move played there, the winner (None for a draw) and the
+/// searched score of that move. None for a game not ended by the rules or of another family.
+fn replay(
     g: &serde_json::Value,
     family: Family,
     skip: usize,
-) -> anyhow::Result<Option<Vec<Sample>>> {
+    mut f: impl FnMut(&Board, Pos, Option<Color>, Option<f32>),
+) -> anyhow::Result<Option<()>> {
     let reason = g["reason"].as_str().unwrap_or("");
     if !matches!(reason, "five" | "draw" | "draw-limit") {
         return Ok(None);
@@ -336,7 +384,6 @@ fn game_samples(
             searched_score(&m["messages"]),
         ));
     }
-    let mut out = Vec::new();
     for (ply, &(x, y, score)) in moves.iter().enumerate() {
         let (Some(x), Some(y)) = (x, y) else {
             bail!("a move without coordinates");
@@ -346,18 +393,26 @@ fn game_samples(
             bail!("move {ply} ({x},{y}) is not on an empty square");
         }
         if ply >= opening.saturating_add(skip) {
-            if let Some(f) = features(&b) {
-                let result = match winner {
-                    None => 0.5,
-                    Some(c) if c == f.me => 1.0,
-                    Some(_) => 0.0,
-                };
-                out.push(Sample { f, result, score });
-            }
+            f(&b, Pos::new(x, y), winner, score);
         }
         b.play(Pos::new(x, y));
     }
-    Ok(Some(out))
+    Ok(Some(()))
+}
+
+/// The samples of one game record, or None for a game not ended by the rules or of another
+/// family.
+#[cfg(test)]
+fn game_samples(
+    g: &serde_json::Value,
+    family: Family,
+    skip: usize,
+) -> anyhow::Result<Option<Vec<Sample>>> {
+    let mut out = Vec::new();
+    let played = replay(g, family, skip, |b, _, winner, score| {
+        out.extend(sample(b, winner, score));
+    })?;
+    Ok(played.map(|()| out))
 }
 
 /// `tune GAMES.jsonl... --rule N [options]`.
@@ -401,6 +456,10 @@ pub struct Args {
     /// L2 penalty on each entry's distance from its start
     #[arg(long, value_name = "X", default_value_t = 1e-9)]
     pub l2: f64,
+    /// Fit the rule family's move-order table (`eval/pentad.policy` is the embedded one) to the
+    /// moves played, instead of the evaluation; `--base` and `--out` are move-order files
+    #[arg(long)]
+    pub policy: bool,
     /// A line on how the data was made, for the file's description
     #[arg(long, value_name = "TEXT", default_value = "")]
     pub note: String,
@@ -416,6 +475,9 @@ fn rule_number(s: &str) -> Result<Rule, String> {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.policy {
+        return super::tune_policy::run(&args);
+    }
     let family = Family::of(args.rule);
     let mut weights = match &args.base {
         Some(path) => {
@@ -481,11 +543,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
          (new tables' {}); held-out cross-entropy {:.5} -> {:.5}, mse {:.5} -> {:.5}",
         family.name(),
         fit_set.len() + held.len(),
-        if args.note.is_empty() {
-            "pentad-tournament self-play"
-        } else {
-            &args.note
-        },
+        note_or_default(&args.note),
         args.blend,
         p.scale,
         before.1 .0,
@@ -496,15 +554,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     println!("{line}");
     if let Some(out) = &args.out {
         weights.families[family as usize] = p.to_weights();
-        // The description keeps one line per family: the latest fit.
-        let mut lines: Vec<String> = weights
-            .info
-            .lines()
-            .filter(|l| !l.starts_with(&format!("{}:", family.name())))
-            .map(str::to_string)
-            .collect();
-        lines.push(line);
-        weights.info = lines.join("\n");
+        weights.info = describe(&weights.info, family, line);
         std::fs::write(out, weights.to_bytes()).with_context(|| format!("writing {out}"))?;
         println!("wrote {out}");
     }

@@ -12,6 +12,7 @@
 //! * `iterate`: iterative deepening, aspiration windows, the soft time limit's scaling;
 //! * `node`: the node search, step by step;
 //! * `movegen`: legal moves, root moves, and each node's ordered, flagged moves;
+//! * [`policy`]: the learned shape scores the moves are ordered by;
 //! * `worker`: one thread's state;
 //! * [`vcf`], [`vct`]: the threat solvers; [`multipv`]: several searches for one answer;
 //! * [`limits`], [`outcome`]: what a search is asked and what it answers.
@@ -22,6 +23,7 @@ mod movegen;
 pub mod multipv;
 mod node;
 pub mod outcome;
+pub mod policy;
 mod root_threats;
 pub mod searcher;
 mod threads;

@@ -2,9 +2,10 @@
 //! the candidate squares near the stones, each flagged quiet (it makes or stops no three:
 //! reducible) or late (a quiet move past the late-move count, or a move that makes or stops a
 //! three but no four past its own count), ordered by the table's move, killers, history and
-//! shape. Against a threat to make an open four only our fours and the squares on the threat's
-//! lines that stop it are generated.
+//! shape (the learned scores of `policy`). Against a threat to make an open four only our fours
+//! and the squares on the threat's lines that stop it are generated.
 
+use super::policy::{self, PolicyTable};
 use super::worker::Worker;
 use crate::board::Board;
 use crate::pattern::Threat;
@@ -21,8 +22,6 @@ const LMP_PER_DEPTH2: usize = 2;
 /// this index in the move order on: `LMP_THREE_BASE + LMP_THREE_PER_DEPTH * depth`.
 const LMP_THREE_BASE: usize = 6;
 const LMP_THREE_PER_DEPTH: usize = 3;
-/// Weight of attack against defence when ordering moves (per 4 of defence).
-const ORDER_ATTACK_WEIGHT: i32 = 5;
 
 /// Every legal move of the side to move (renju fouls excluded for black), or every empty square
 /// when all of them are fouls (then nothing else can be played).
@@ -72,15 +71,16 @@ pub(super) fn root_moves(board: &Board) -> Vec<Pos> {
     if !blocks.is_empty() {
         return blocks;
     }
+    let order = Order::of(board);
     let mut scored: Vec<(i64, Pos)> = all
         .iter()
         .filter(|&&p| board.is_near(p) || board.stone_count() == 0)
-        .map(|&p| (order_score(board, me, p) as i64, p))
+        .map(|&p| (order.score(board, me, p) as i64, p))
         .collect();
     if scored.is_empty() {
         scored = all
             .iter()
-            .map(|&p| (order_score(board, me, p) as i64, p))
+            .map(|&p| (order.score(board, me, p) as i64, p))
             .collect();
     }
     // Highest score first; ties by square, so the order never depends on anything else.
@@ -109,9 +109,29 @@ fn on_threat_line(board: &Board, opp: Color, q: Pos) -> bool {
     })
 }
 
-#[inline]
-fn order_score(board: &Board, me: Color, p: Pos) -> i32 {
-    board.value(me, p) * ORDER_ATTACK_WEIGHT + board.value(me.opp(), p) * 4
+/// How a node orders its squares by shape: the learned table of the rule's family
+/// ([`policy`]), else the hand-set formula ([`policy::hand_score`]).
+struct Order {
+    table: Option<&'static PolicyTable>,
+    last: [Pos; 2],
+}
+
+impl Order {
+    #[inline]
+    fn of(board: &Board) -> Order {
+        Order {
+            table: policy::table(board.rule()),
+            last: policy::last_moves(board),
+        }
+    }
+
+    #[inline]
+    fn score(&self, board: &Board, me: Color, p: Pos) -> i32 {
+        match self.table {
+            Some(t) => t.score(board, me, p, self.last),
+            None => policy::hand_score(board, me, p),
+        }
+    }
 }
 
 impl Worker<'_> {
@@ -160,11 +180,12 @@ impl Worker<'_> {
         // One sort key per move: the score, highest first, then the square, then the quiet
         // flag (squares are distinct, so the order is total and an unstable sort gives it).
         let mut keys: Vec<u64> = Vec::with_capacity(64);
+        let order = Order::of(b);
         b.for_each_candidate(|q| {
             let Some(quiet) = self.admit(q, must_defend) else {
                 return;
             };
-            let mut s = order_score(b, me, q) * 16 + self.history[me.idx()][q.idx()] / 64;
+            let mut s = order.score(b, me, q) * 16 + self.history[me.idx()][q.idx()] / 64;
             if q == tt_move {
                 s = i32::MAX;
             } else if q == self.killers[ply][0] {
