@@ -240,10 +240,10 @@
 //! * a reduced quiet move whose learned shape score (`policy`) lies more than 1000 below the
 //!   node's best square's (about three logits: 46% of the reduced quiet moves of the bench)
 //!   reduced a ply more, as Rapfi reduces by its policy (bench 368732 to 365202): +7.6 [-47.1,
-//!   +62.6] in 94 games, against 798b2d5 (the learned order's first commit); with a table of
+//!   +62.6] in 94 games, against the learned order (the search of f447bdb); with a table of
 //!   threat-class pairs (what a square makes and stops together) added to the learned order
 //!   (held-out cross-entropy 2.005 to 1.937, played move first 39.9% to 41.1%; bench 368732
-//!   to 365476): +11.6 [-21.8, +45.1] in 271 games (LLR 0.23), against 798b2d5; both stopped
+//!   to 365476): +11.6 [-21.8, +45.1] in 271 games (LLR 0.23), against the same; both stopped
 //!   for the session's time, not kept.
 
 use super::movegen::makes_or_stops_four;
