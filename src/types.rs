@@ -116,6 +116,13 @@ impl Pos {
     pub fn step(self, dir: isize, k: isize) -> Pos {
         Pos((self.0 as isize + dir * k) as u16)
     }
+    /// Distance in king moves (Chebyshev) to the square `q`.
+    #[inline]
+    pub fn king_distance(self, q: Pos) -> i32 {
+        (self.x() as i32 - q.x() as i32)
+            .abs()
+            .max((self.y() as i32 - q.y() as i32).abs())
+    }
     /// True when this is `Pos::NONE`.
     #[inline]
     pub fn is_none(self) -> bool {

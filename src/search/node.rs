@@ -702,13 +702,7 @@ fn distant_four(board: &Board, mv: Pos, depth: Depth) -> (bool, Depth) {
 /// (1: the opponent's last move, 2: our own before it).
 fn far_from(board: &Board, mv: Pos, back: usize, d: i32) -> bool {
     let h = board.history();
-    h.len() >= back && {
-        let q = h[h.len() - back].0;
-        (q.x() as i32 - mv.x() as i32)
-            .abs()
-            .max((q.y() as i32 - mv.y() as i32).abs())
-            > d
-    }
+    h.len() >= back && h[h.len() - back].0.king_distance(mv) > d
 }
 
 /// A quiet move farther than `DISTANT_QUIET` from both last moves.

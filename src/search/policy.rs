@@ -44,10 +44,7 @@ pub fn near_bucket(q: Pos, last: Pos) -> usize {
     if last.is_none() {
         return NEAR - 1;
     }
-    let d = (q.x() as i32 - last.x() as i32)
-        .abs()
-        .max((q.y() as i32 - last.y() as i32).abs()) as usize;
-    d.clamp(1, NEAR) - 1
+    (q.king_distance(last) as usize).clamp(1, NEAR) - 1
 }
 
 /// Weight of attack against defence in the hand-set order (per 4 of defence).
